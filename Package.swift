@@ -1,0 +1,58 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "SurfaceKit",
+    products: [
+        .library(name: "SurfaceKit", targets: ["SurfaceKit"]),
+        .library(name: "MeshTessellate", targets: ["MeshTessellate"]),
+        .executable(name: "meshgeo", targets: ["meshgeo"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+    ],
+    targets: [
+        // LAPACKE (Debian: liblapacke-dev). Internal shim, not API.
+        .systemLibrary(
+            name: "CLAPACKE",
+            pkgConfig: "lapacke",
+            providers: [.apt(["liblapacke-dev"])]
+        ),
+        .target(
+            name: "SurfaceKit",
+            dependencies: [
+                "CLAPACKE",
+                .product(name: "RealModule", package: "swift-numerics"),
+            ]
+        ),
+        .target(
+            name: "MeshTessellate",
+            dependencies: [
+                "SurfaceKit",
+                .product(name: "RealModule", package: "swift-numerics"),
+            ]
+        ),
+        .executableTarget(
+            name: "meshgeo",
+            dependencies: [
+                "SurfaceKit",
+                "MeshTessellate",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "SurfaceKitTests",
+            dependencies: ["SurfaceKit"]
+        ),
+        .testTarget(
+            name: "MeshTessellateTests",
+            dependencies: ["SurfaceKit", "MeshTessellate"]
+        ),
+        .testTarget(
+            name: "MeshGeoCLITests",
+            dependencies: ["meshgeo"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

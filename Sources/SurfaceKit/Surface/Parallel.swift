@@ -1,0 +1,76 @@
+import Dispatch
+
+/// Runs `body` over `0..<count` split into contiguous chunks, on all cores when the work is large
+/// enough to pay for the threads. Chunks are disjoint, so bodies that write only their own range of
+/// an output buffer do not race.
+@inline(__always)
+func parallelChunks(_ count: Int, minimumChunk: Int = 16_384, _ body: (Range<Int>) -> Void) {
+    let cores = ProcessInfoCores.count
+    let chunks = Swift.min(cores * 4, Swift.max(1, count / minimumChunk))
+    if chunks <= 1 {
+        body(0..<count)
+        return
+    }
+    // The caller promises the chunks touch disjoint state; the box lets the non-Sendable closure
+    // cross into Dispatch's worker threads, which all finish before this returns.
+    withoutActuallyEscaping(body) { body in
+        let box = UncheckedSendable(body)
+        DispatchQueue.concurrentPerform(iterations: chunks) { c in
+            let lo = count * c / chunks, hi = count * (c + 1) / chunks
+            box.value(lo..<hi)
+        }
+    }
+}
+
+enum ProcessInfoCores {
+    /// Active processor count, read once.
+    static let count: Int = {
+        #if canImport(Glibc)
+        let n = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        return n > 0 ? n : 1
+        #else
+        return 2
+        #endif
+    }()
+}
+
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// A pointer to a buffer that parallel chunks write disjoint ranges of.
+struct SharedMutableBuffer<Element>: @unchecked Sendable {
+    let base: UnsafeMutablePointer<Element>
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Fills three arrays of `count` elements in parallel: element i of each comes from `body(i)`.
+func parallelFill<A, B, C>(
+    count: Int, _ zero: (A, B, C), minimumChunk: Int = 8192, _ body: (Int) -> (A, B, C)
+) -> ([A], [B], [C]) {
+    var a = [A](repeating: zero.0, count: count)
+    var b = [B](repeating: zero.1, count: count)
+    var c = [C](repeating: zero.2, count: count)
+    a.withUnsafeMutableBufferPointer { pa in
+        b.withUnsafeMutableBufferPointer { pb in
+            c.withUnsafeMutableBufferPointer { pc in
+                guard let ba = pa.baseAddress, let bb = pb.baseAddress, let bc = pc.baseAddress else { return }
+                let oa = SharedMutableBuffer(base: ba), ob = SharedMutableBuffer(base: bb)
+                let oc = SharedMutableBuffer(base: bc)
+                parallelChunks(count, minimumChunk: minimumChunk) { range in
+                    for i in range {
+                        let (x, y, z) = body(i)
+                        oa.base[i] = x
+                        ob.base[i] = y
+                        oc.base[i] = z
+                    }
+                }
+            }
+        }
+    }
+    return (a, b, c)
+}
