@@ -1,0 +1,62 @@
+import SurfaceKit
+
+/// Facts about a mesh and how it would be tessellated: what `meshgeo info` prints.
+public struct MeshSummary: Sendable {
+    public var vertexCount: Int
+    public var faceCount: Int
+    public var edgeCount: Int
+    public var boundaryEdgeCount: Int
+    /// Control vertices by kind: interior valence → count, boundary face count → count, corners.
+    public var interiorValences: [Int: Int]
+    public var boundaryFaceCounts: [Int: Int]
+    public var cornerCount: Int
+    /// Bounds of the control points' `to` and `from`, or `nil` without vertices.
+    public var toBounds: (min: Point3D, max: Point3D)?
+    public var fromBounds: (min: LayerPoint, max: LayerPoint)?
+    /// The steps the file asks for.
+    public var requestedSteps: SubdivisionSteps
+    /// The steps tessellation uses (what automatic mode resolves to).
+    public var resolvedSteps: Int
+    /// Surface points and triangles at `resolvedSteps` with two triangles per quad.
+    public var pointCount: Int
+    public var triangleCount: Int
+
+    public init(document: MeshDocument, options: TessellationOptions = TessellationOptions()) throws {
+        let mesh = document.mesh
+        let topology = try SurfaceTopology(faces: mesh.faces, vertexCount: mesh.vertices.count)
+        vertexCount = mesh.vertices.count
+        faceCount = mesh.faces.count
+        edgeCount = topology.edgeCount
+        boundaryEdgeCount = topology.boundaryEdgeCount
+        interiorValences = [:]
+        boundaryFaceCounts = [:]
+        cornerCount = 0
+        for kind in topology.vertexKinds {
+            switch kind {
+            case .interior(let n): interiorValences[n, default: 0] += 1
+            case .boundary(let k): boundaryFaceCounts[k, default: 0] += 1
+            case .corner: cornerCount += 1
+            }
+        }
+        if let first = mesh.vertices.first {
+            var lo = first.to, hi = first.to, flo = first.from, fhi = first.from
+            for v in mesh.vertices {
+                lo = pointwiseMin(lo, v.to)
+                hi = pointwiseMax(hi, v.to)
+                flo = pointwiseMin(flo, v.from)
+                fhi = pointwiseMax(fhi, v.from)
+            }
+            toBounds = (lo, hi)
+            fromBounds = (flo, fhi)
+        }
+        requestedSteps = options.steps ?? mesh.subdivisionSteps
+        resolvedSteps = options.resolvedSteps(for: mesh)
+        let n = resolvedSteps
+        let quadsPerFace = 1 << (2 * min(n, 30))
+        triangleCount = faceCount.multipliedReportingOverflow(by: 2 * quadsPerFace).partialValue
+        // Refined points: V + E + F at the first step, and (E + F) grows the same way after; count by
+        // Euler's rule on the refined quad mesh: vertices = V + E·(2ⁿ − 1) + F·(2ⁿ − 1)².
+        let side = (1 << min(n, 30)) - 1
+        pointCount = vertexCount + edgeCount * side + faceCount * side * side
+    }
+}

@@ -1,0 +1,142 @@
+import SurfaceKit
+
+/// Turns a mesh transform into triangles: refines its topology once (a ``SubdivisionPlan``) and
+/// tessellates any vertex positions of that topology as often as asked, as an animation does.
+public struct Tessellator: Sendable {
+    /// The topology-only part: stencil tables, limit stencils, sub-quad order.
+    public let plan: SubdivisionPlan
+    public let diagonal: DiagonalPolicy
+    let topology: SurfaceTopology
+    /// Triangles for the policies that do not look at positions, built once.
+    let fixedTriangles: [SIMD3<Int32>]?
+    /// Maps refined points to output vertices when some control vertices belong to no face.
+    let vertexRemap: [Int32]?
+
+    /// Prepares tessellation of meshes with `mesh`'s topology. Throws `.limitExceeded`, stating the
+    /// count, when the triangles would exceed `options.maximumTriangles`; nothing is refined first.
+    public init(mesh: MeshTransform, options: TessellationOptions = TessellationOptions()) throws {
+        let steps = options.resolvedSteps(for: mesh)
+        try Tessellator.checkBudget(faces: mesh.faces.count, steps: steps, options: options)
+        let topology = try SurfaceTopology(faces: mesh.faces, vertexCount: mesh.vertices.count)
+        let plan = try SubdivisionPlan(topology: topology, steps: steps, maximumQuads: Int.max)
+        self.plan = plan
+        self.topology = topology
+        self.diagonal = options.diagonal
+        switch options.diagonal {
+        case .first, .second, .center:
+            fixedTriangles = Tessellator.triangulate(plan: plan, policy: options.diagonal, points: [], centers: nil)
+        case .shortest, .surface:
+            fixedTriangles = nil
+        }
+        vertexRemap = plan.isolatedVertexCount > 0 ? Tessellator.usedVertexRemap(plan: plan) : nil
+    }
+
+    /// Refuses a request over the budget, stating what it would need.
+    static func checkBudget(faces: Int, steps: Int, options: TessellationOptions) throws {
+        guard steps >= 0, steps <= SubdivisionPlan.maximumSteps else {
+            throw MeshError(.limitExceeded, path: "subdivisionSteps", "\(steps) steps is outside 0…\(SubdivisionPlan.maximumSteps)")
+        }
+        let perFace = (1 << (2 * steps)) * options.diagonal.trianglesPerQuad
+        let (count, overflow) = faces.multipliedReportingOverflow(by: perFace)
+        guard !overflow, count <= options.maximumTriangles else {
+            let need = overflow ? "more than \(Int.max)" : "\(count)"
+            throw MeshError(
+                .limitExceeded, path: "subdivisionSteps",
+                "\(steps) steps on \(faces) faces would make \(need) triangles, over the budget of \(options.maximumTriangles)")
+        }
+    }
+
+    /// Tessellates `mesh` (which must have the topology this tessellator was made for) on a layer
+    /// with the given geometry, with positions and normals in `space`.
+    public func tessellate(_ mesh: MeshTransform, geometry: LayerGeometry, space: CoordinateSpace) throws -> TriangleMesh {
+        let weights = topology.vertexWeights(faces: mesh.faces)
+        let evaluation = try plan.evaluate(
+            vertices: mesh.vertices, weights: weights, pointScale: geometry.pointScale,
+            includeCenters: diagonal.needsCenters)
+        var unit = evaluation.points
+        if diagonal == .center, let centers = evaluation.centers {
+            unit.from += centers.from
+            unit.to += centers.to
+            unit.normals += centers.normals
+        }
+        let scale = geometry.pointScale
+        let points = unit.to.map { $0 * scale }
+        let triangles = fixedTriangles
+            ?? Tessellator.triangulate(plan: plan, policy: diagonal, points: points, centers: evaluation.centers.map { $0.to.map { $0 * scale } })
+        var sourceFaces = [Int32](repeating: 0, count: triangles.count)
+        let perQuad = diagonal.trianglesPerQuad
+        for t in sourceFaces.indices {
+            sourceFaces[t] = Int32(plan.controlFace(ofQuad: t / perQuad))
+        }
+        var pointsMesh = TriangleMesh(
+            space: .points, positions: points, from: unit.from, normals: unit.normals,
+            triangles: triangles, sourceFaces: sourceFaces)
+        var unitPositions = unit.to
+        if let remap = vertexRemap {
+            pointsMesh = pointsMesh.compacted(remap: remap)
+            unitPositions = Tessellator.compact(unitPositions, remap: remap)
+        }
+        switch space {
+        case .points:
+            return pointsMesh
+        case .unit:
+            var mesh = pointsMesh
+            mesh.space = .unit
+            mesh.positions = unitPositions
+            mesh.normals = pointsMesh.normals.map { geometry.unitNormal(fromPoints: $0) }
+            return mesh
+        case .screen:
+            return pointsMesh.projectedToScreen(geometry)
+        }
+    }
+
+    /// One call: check, refine and tessellate a document.
+    public static func tessellate(
+        _ document: MeshDocument, options: TessellationOptions = TessellationOptions(), space: CoordinateSpace = .unit
+    ) throws -> TriangleMesh {
+        try Tessellator(mesh: document.mesh, options: options)
+            .tessellate(document.mesh, geometry: document.geometry, space: space)
+    }
+}
+
+extension Tessellator {
+    /// Points that some quad uses keep their order; the others (refined copies of control vertices
+    /// that no face uses) are dropped. −1 marks a dropped point.
+    static func usedVertexRemap(plan: SubdivisionPlan) -> [Int32] {
+        var used = [Bool](repeating: false, count: plan.pointCount)
+        for i in plan.quadCorners { used[Int(i)] = true }
+        var remap = [Int32](repeating: -1, count: plan.pointCount)
+        var next: Int32 = 0
+        for i in used.indices where used[i] {
+            remap[i] = next
+            next += 1
+        }
+        return remap
+    }
+
+    static func compact<T>(_ values: [T], remap: [Int32]) -> [T] {
+        var result = [T]()
+        result.reserveCapacity(values.count)
+        for i in values.indices where i >= remap.count || remap[i] >= 0 {
+            result.append(values[i])
+        }
+        return result
+    }
+}
+
+extension TriangleMesh {
+    /// Drops unused points (centres, appended after the points, are always used).
+    func compacted(remap: [Int32]) -> TriangleMesh {
+        let pointCount = remap.count
+        let kept = remap.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) }
+        func map(_ i: Int32) -> Int32 {
+            Int(i) < pointCount ? remap[Int(i)] : Int32(kept + Int(i) - pointCount)
+        }
+        var mesh = self
+        mesh.positions = Tessellator.compact(positions, remap: remap)
+        mesh.from = Tessellator.compact(from, remap: remap)
+        mesh.normals = Tessellator.compact(normals, remap: remap)
+        mesh.triangles = triangles.map { SIMD3(map($0.x), map($0.y), map($0.z)) }
+        return mesh
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import MeshTessellate
+import SurfaceKit
+
+extension DiagonalPolicy: ExpressibleByArgument {}
+extension CoordinateSpace: ExpressibleByArgument {}
+extension DepthNormalization: ExpressibleByArgument {}
+extension ExampleMesh: ExpressibleByArgument {}
+
+/// `--steps N` or `--steps auto` (also −1, as in mesh.json).
+struct StepsArgument: ExpressibleByArgument {
+    var value: SubdivisionSteps
+
+    init?(argument: String) {
+        if argument == "auto" || argument == "-1" {
+            value = .automatic
+        } else if let n = Int(argument), n >= 0 {
+            value = .fixed(n)
+        } else {
+            return nil
+        }
+    }
+
+    static var defaultCompletionKind: CompletionKind { .list(["auto", "0", "1", "2", "3", "4"]) }
+}
+
+/// Output formats of `tessellate`.
+enum MeshFormat: String, ExpressibleByArgument, CaseIterable {
+    case obj
+}
+
+/// The input file argument shared by the commands that read one mesh.
+struct InputArgument: ParsableArguments {
+    @Argument(help: "The mesh.json file, or '-' to read standard input.")
+    var input: String
+}
+
+/// `-o FILE`, written atomically; standard output when absent.
+struct OutputOption: ParsableArguments {
+    @Option(name: [.short, .customLong("output")], help: "Write the result to this file (atomically) instead of standard output.")
+    var output: String?
+}

@@ -1,0 +1,36 @@
+import MeshTessellate
+import SurfaceKit
+
+/// The text of `meshgeo info`.
+struct MeshReport {
+    var text: String
+
+    init(document: MeshDocument) throws {
+        let s = try MeshSummary(document: document)
+        var lines: [String] = []
+        lines.append("vertices: \(s.vertexCount)")
+        lines.append("faces: \(s.faceCount)")
+        lines.append("edges: \(s.edgeCount) (\(s.boundaryEdgeCount) on a boundary)")
+        let interior = s.interiorValences.sorted { $0.key < $1.key }.map { "valence \($0.key): \($0.value)" }
+        let boundary = s.boundaryFaceCounts.sorted { $0.key < $1.key }.map { "\($0.key) faces: \($0.value)" }
+        lines.append("interior vertices: " + (interior.isEmpty ? "none" : interior.joined(separator: ", ")))
+        lines.append("boundary vertices: " + (boundary.isEmpty ? "none" : boundary.joined(separator: ", ")))
+        lines.append("corner or non-manifold vertices: \(s.cornerCount)")
+        if let b = s.toBounds, let f = s.fromBounds {
+            lines.append("to bounds: [\(b.min.x), \(b.min.y), \(b.min.z)] … [\(b.max.x), \(b.max.y), \(b.max.z)]")
+            lines.append("from bounds: [\(f.min.x), \(f.min.y)] … [\(f.max.x), \(f.max.y)]")
+        }
+        lines.append("depthNormalization: \(document.mesh.depthNormalization.rawValue)")
+        let layer = document.layer
+        lines.append("layer: size \(layer.size.x) × \(layer.size.y) points, anchor (\(layer.anchor.x), \(layer.anchor.y))"
+            + (layer.transform == .identity ? ", identity transform" : ", transform \(layer.transform.elements)"))
+        switch s.requestedSteps {
+        case .automatic:
+            lines.append("subdivisionSteps: -1 (automatic; uses \(s.resolvedSteps) steps until tolerance-driven automatic steps exist)")
+        case .fixed(let n):
+            lines.append("subdivisionSteps: \(n)")
+        }
+        lines.append("tessellation at \(s.resolvedSteps) steps: \(s.pointCount) points, \(s.triangleCount) triangles")
+        text = lines.joined(separator: "\n") + "\n"
+    }
+}

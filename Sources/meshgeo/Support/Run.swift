@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import SurfaceKit
+
+/// Runs a command body, turning failures into one line on stderr and the right exit code.
+func reportingFailures(file: String = "", _ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let failure as Failure {
+        StandardError.write(failure.line)
+        throw ExitCode(failure.code.rawValue)
+    } catch let error as MeshError {
+        StandardError.write(Failure(error, file: file).line)
+        throw ExitCode(Failure.Code.dataError.rawValue)
+    }
+}
+
+enum StandardError {
+    static func write(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
+
+enum StandardOutput {
+    static func write(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Foundation.write(1, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Failure(.ioError, file: "<stdout>", "cannot write: \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+    }
+}
