@@ -26,10 +26,13 @@ let package = Package(
                 .product(name: "RealModule", package: "swift-numerics"),
             ]
         ),
+        // The Swift runtime's Double formatter, declared for C calls. Internal, not API.
+        .target(name: "CSwiftRuntimeShims"),
         .target(
             name: "MeshTessellate",
             dependencies: [
                 "SurfaceKit",
+                "CSwiftRuntimeShims",
                 .product(name: "RealModule", package: "swift-numerics"),
             ]
         ),

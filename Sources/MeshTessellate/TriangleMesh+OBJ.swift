@@ -6,7 +6,17 @@ public extension TriangleMesh {
     /// 1-based indices, in draw order. Numbers are written in the shortest form that reads back to
     /// the same Double.
     func objBytes() -> [UInt8] {
-        var header = Array("# meshgeo: \(vertexCount) vertices, \(triangleCount) triangles, \(space.rawValue) space\n".utf8)
+        let chunks = objChunks()
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(chunks.reduce(0) { $0 + $1.count })
+        for chunk in chunks { bytes.append(contentsOf: chunk) }
+        return bytes
+    }
+
+    /// The same text as ``objBytes()`` in consecutive pieces, formatted on all cores; write them in
+    /// order (this saves joining a large file in memory).
+    func objChunks() -> [[UInt8]] {
+        let header = Array("# meshgeo: \(vertexCount) vertices, \(triangleCount) triangles, \(space.rawValue) space\n".utf8)
         let vertexText = TriangleMesh.chunkedText(count: vertexCount) { i, out in
             let p = positions[i], t = from[i], n = normals[i]
             TriangleMesh.line(&out, "v ", p.x, p.y, p.z)
@@ -17,31 +27,36 @@ public extension TriangleMesh {
             let t = triangles[i]
             out.append(UInt8(ascii: "f"))
             for k in 0..<3 {
-                let index = String(Int(t[k]) + 1).utf8
+                let index = Int(t[k]) + 1
                 out.append(UInt8(ascii: " "))
-                out.append(contentsOf: index)
+                out.appendDecimal(index)
                 out.append(UInt8(ascii: "/"))
-                out.append(contentsOf: index)
+                out.appendDecimal(index)
                 out.append(UInt8(ascii: "/"))
-                out.append(contentsOf: index)
+                out.appendDecimal(index)
             }
             out.append(UInt8(ascii: "\n"))
         }
-        header.reserveCapacity(header.count + vertexText.reduce(0) { $0 + $1.count } + faceText.reduce(0) { $0 + $1.count })
-        for chunk in vertexText { header.append(contentsOf: chunk) }
-        for chunk in faceText { header.append(contentsOf: chunk) }
-        return header
+        return [header] + vertexText + faceText
     }
 }
 
 extension TriangleMesh {
-    static func line(_ out: inout [UInt8], _ tag: StaticString, _ values: Double...) {
+    @inline(__always)
+    static func line(_ out: inout [UInt8], _ tag: StaticString, _ a: Double, _ b: Double) {
         tag.withUTF8Buffer { out.append(contentsOf: $0) }
-        for (k, v) in values.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: " ")) }
-            // Swift's description is the shortest text that reads back to the same Double.
-            out.append(contentsOf: (v == 0 ? 0.0 : v).description.utf8)
-        }
+        out.appendShortest(a)
+        out.append(UInt8(ascii: " "))
+        out.appendShortest(b)
+        out.append(UInt8(ascii: "\n"))
+    }
+
+    @inline(__always)
+    static func line(_ out: inout [UInt8], _ tag: StaticString, _ a: Double, _ b: Double, _ c: Double) {
+        line(&out, tag, a, b)
+        out.removeLast()
+        out.append(UInt8(ascii: " "))
+        out.appendShortest(c)
         out.append(UInt8(ascii: "\n"))
     }
 

@@ -9,6 +9,10 @@ struct LimitStencilTable: Sendable {
     /// (next, previous) pairs, one per face, and its normal is the mean of the faces' corner normals.
     var maskIDs: [Int32] = []
     var masks: [LimitMask] = []
+    /// The masks flattened for evaluation: mask m's weights start at `maskStarts[m]` as
+    /// position (ring + 1 values), then tangent 1, then tangent 2.
+    var maskWeights: [Double] = []
+    var maskStarts: [Int32] = []
 
     init(level: TopologyLevel) {
         var maskIndex: [Int: Int32] = [:]
@@ -55,6 +59,10 @@ struct LimitStencilTable: Sendable {
             maskIDs.append(id)
             offsets.append(Int32(ring.count))
         }
+        for m in masks {
+            maskStarts.append(Int32(maskWeights.count))
+            maskWeights += m.position + m.tangent1 + m.tangent2
+        }
     }
 }
 
@@ -66,25 +74,49 @@ struct HomogeneousFrame {
 }
 
 extension LimitStencilTable {
-    @inline(__always)
-    func frame(at v: Int, data: UnsafeBufferPointer<Homogeneous>) -> (HomogeneousFrame, isPairs: Bool) {
-        let lo = Int(offsets[v]), hi = Int(offsets[v + 1])
-        let id = Int(maskIDs[v])
-        let center = data[v]
-        guard id >= 0 else {
-            return (HomogeneousFrame(position: center, tangent1: .zero, tangent2: .zero), true)
+    /// Raw views of the table for the evaluation loop (no reference counting per vertex).
+    struct View {
+        let offsets: UnsafeBufferPointer<Int32>
+        let ring: UnsafeBufferPointer<Int32>
+        let maskIDs: UnsafeBufferPointer<Int32>
+        let maskWeights: UnsafeBufferPointer<Double>
+        let maskStarts: UnsafeBufferPointer<Int32>
+
+        /// The homogeneous limit frame at vertex v, or `nil` for a vertex without a mask
+        /// (non-manifold or isolated; its ring holds (next, previous) pairs instead).
+        @inline(__always)
+        func frame(at v: Int, data: UnsafeBufferPointer<Homogeneous>) -> HomogeneousFrame? {
+            let id = Int(maskIDs[v])
+            guard id >= 0 else { return nil }
+            let lo = Int(offsets[v]), hi = Int(offsets[v + 1])
+            let size = hi - lo + 1
+            let w = Int(maskStarts[id])
+            let center = data[v]
+            var p = maskWeights[w] * center
+            var t1 = maskWeights[w + size] * center
+            var t2 = maskWeights[w + 2 * size] * center
+            for k in lo..<hi {
+                let d = data[Int(ring[k])]
+                let j = w + k - lo + 1
+                p += maskWeights[j] * d
+                t1 += maskWeights[j + size] * d
+                t2 += maskWeights[j + 2 * size] * d
+            }
+            return HomogeneousFrame(position: p, tangent1: t1, tangent2: t2)
         }
-        let m = masks[id]
-        var p = m.position[0] * center
-        var t1 = m.tangent1[0] * center
-        var t2 = m.tangent2[0] * center
-        for k in lo..<hi {
-            let d = data[Int(ring[k])]
-            let j = k - lo + 1
-            p += m.position[j] * d
-            t1 += m.tangent1[j] * d
-            t2 += m.tangent2[j] * d
+    }
+
+    func withView<R>(_ body: (View) -> R) -> R {
+        offsets.withUnsafeBufferPointer { o in
+            ring.withUnsafeBufferPointer { r in
+                maskIDs.withUnsafeBufferPointer { ids in
+                    maskWeights.withUnsafeBufferPointer { w in
+                        maskStarts.withUnsafeBufferPointer { s in
+                            body(View(offsets: o, ring: r, maskIDs: ids, maskWeights: w, maskStarts: s))
+                        }
+                    }
+                }
+            }
         }
-        return (HomogeneousFrame(position: p, tangent1: t1, tangent2: t2), false)
     }
 }

@@ -54,11 +54,13 @@ extension SubdivisionPlan {
     func limitSamples(data: [Homogeneous], pointScale: SIMD3<Double>) -> SurfaceSamples {
         guard let limit = storage.limit else { return SurfaceSamples() }
         let (from, to, normals) = data.withUnsafeBufferPointer { src in
-            parallelFill(count: data.count, (LayerPoint.zero, Point3D.zero, Point3D.zero)) { v in
-                let (frame, isPairs) = limit.frame(at: v, data: src)
-                return isPairs
-                    ? SubdivisionPlan.pinnedVertex(v, limit: limit, data: src, scale: pointScale)
-                    : SubdivisionPlan.rational(frame, scale: pointScale)
+            limit.withView { view in
+                parallelFill(count: data.count, (LayerPoint.zero, Point3D.zero, Point3D.zero)) { v in
+                    if let frame = view.frame(at: v, data: src) {
+                        return SubdivisionPlan.rational(frame, scale: pointScale)
+                    }
+                    return SubdivisionPlan.pinnedVertex(v, limit: limit, data: src, scale: pointScale)
+                }
             }
         }
         return SurfaceSamples(from: from, to: to, normals: normals)

@@ -21,18 +21,22 @@ extension TopologyLevel {
         let faceRange = Int(vertexFaceOffsets[v])..<Int(vertexFaceOffsets[v + 1])
         let edgeRange = Int(vertexEdgeOffsets[v])..<Int(vertexEdgeOffsets[v + 1])
         if faceRange.count < 2 { return .corner }
-        var boundary: [Int32] = []
+        // The boundary neighbours (the first two; more makes the vertex non-manifold).
+        var boundaryCount = 0
+        var a: Int32 = -1, b: Int32 = -1
         for slot in edgeRange {
             let e = Int(vertexEdges[slot])
-            if isBoundary(edge: e) { boundary.append(otherVertex(ofEdge: e, Int32(v))) }
+            guard isBoundary(edge: e) else { continue }
+            if boundaryCount == 0 { a = otherVertex(ofEdge: e, Int32(v)) } else if boundaryCount == 1 { b = otherVertex(ofEdge: e, Int32(v)) }
+            boundaryCount += 1
         }
         scratch.removeAll(keepingCapacity: true)
         guard let ring = orderedRing(v, into: &scratch), ring.faceCount == faceRange.count else { return .corner }
-        if boundary.isEmpty {
+        if boundaryCount == 0 {
             return edgeRange.count == faceRange.count ? .smooth(valence: faceRange.count) : .corner
         }
-        guard boundary.count == 2, ring.isBoundary else { return .corner }
-        return .crease(boundary[0], boundary[1])
+        guard boundaryCount == 2, ring.isBoundary else { return .corner }
+        return .crease(a, b)
     }
 
     func addFacePoint(_ f: Int, scale: Double, into row: inout SparseRow) {

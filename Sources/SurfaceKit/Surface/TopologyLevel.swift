@@ -106,18 +106,26 @@ extension TopologyLevel {
             // Quadrant 2: (F, E1, c2, E2);  edges: F–E1, E1–c2, c2–E2, E2–F.
             // Quadrant 3: (E3, F, E2, c3);  edges: E3–F, F–E2, E2–c3, c3–E3.
             let q = 16 * f
-            childFaceVertices.replaceSubrange(q..<q + 16, with: [
-                c[0], E[0], F, E[3],
-                E[0], c[1], E[1], F,
-                F, E[1], c[2], E[2],
-                E[3], F, E[2], c[3],
-            ])
-            childFaceEdges.replaceSubrange(q..<q + 16, with: [
-                fromCorner[0], inner[0], inner[3], intoCorner[0],
-                intoCorner[1], fromCorner[1], inner[1], inner[0],
-                inner[1], intoCorner[2], fromCorner[2], inner[2],
-                inner[3], inner[2], intoCorner[3], fromCorner[3],
-            ])
+            let vertices: (SIMD4<Int32>, SIMD4<Int32>, SIMD4<Int32>, SIMD4<Int32>) = (
+                SIMD4(c[0], E[0], F, E[3]),
+                SIMD4(E[0], c[1], E[1], F),
+                SIMD4(F, E[1], c[2], E[2]),
+                SIMD4(E[3], F, E[2], c[3]))
+            let edges: (SIMD4<Int32>, SIMD4<Int32>, SIMD4<Int32>, SIMD4<Int32>) = (
+                SIMD4(fromCorner[0], inner[0], inner[3], intoCorner[0]),
+                SIMD4(intoCorner[1], fromCorner[1], inner[1], inner[0]),
+                SIMD4(inner[1], intoCorner[2], fromCorner[2], inner[2]),
+                SIMD4(inner[3], inner[2], intoCorner[3], fromCorner[3]))
+            for k in 0..<4 {
+                childFaceVertices[q + k] = vertices.0[k]
+                childFaceVertices[q + 4 + k] = vertices.1[k]
+                childFaceVertices[q + 8 + k] = vertices.2[k]
+                childFaceVertices[q + 12 + k] = vertices.3[k]
+                childFaceEdges[q + k] = edges.0[k]
+                childFaceEdges[q + 4 + k] = edges.1[k]
+                childFaceEdges[q + 8 + k] = edges.2[k]
+                childFaceEdges[q + 12 + k] = edges.3[k]
+            }
         }
         var child = TopologyLevel(
             vertexCount: nv + ne + nf,

@@ -41,7 +41,7 @@ struct Tessellate: ParsableCommand {
             let mesh = try Tessellator.tessellate(document, options: options, space: space)
             switch format {
             case .obj:
-                try OutputFile.write(mesh.objBytes(), to: output.output)
+                try OutputFile.write(chunks: mesh.objChunks(), to: output.output)
             }
         }
     }

@@ -5,8 +5,13 @@ import Foundation
 /// partial file or touches an existing one.
 enum OutputFile {
     static func write(_ bytes: [UInt8], to path: String?) throws {
+        try write(chunks: [bytes], to: path)
+    }
+
+    /// Writes the chunks one after another.
+    static func write(chunks: [[UInt8]], to path: String?) throws {
         guard let path, path != "-" else {
-            try StandardOutput.write(bytes)
+            for bytes in chunks { try StandardOutput.write(bytes) }
             return
         }
         let url = URL(fileURLWithPath: path)
@@ -24,16 +29,18 @@ enum OutputFile {
         defer {
             if !ok { unlink(temporary) }
         }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                throw Failure(.ioError, file: path, "cannot write: \(reason)")
+        for bytes in chunks {
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes[offset...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    let reason = String(cString: strerror(errno))
+                    close(fd)
+                    throw Failure(.ioError, file: path, "cannot write: \(reason)")
+                }
+                offset += n
             }
-            offset += n
         }
         // mkstemp makes the file private; give it the usual permissions under the umask.
         let mask = umask(0)

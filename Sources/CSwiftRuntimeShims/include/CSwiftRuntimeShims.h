@@ -1,0 +1,12 @@
+#ifndef CSWIFTRUNTIMESHIMS_H
+#define CSWIFTRUNTIMESHIMS_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+// The Swift runtime's shortest round-trip Double formatter, the one behind Double.description.
+// It is exported by libswiftCore as part of its stable ABI. Writes at most bufferLength bytes
+// (no terminator is promised) and returns the length written.
+uint64_t swift_float64ToString(char *buffer, size_t bufferLength, double value, bool debug);
+
+#endif

@@ -1,0 +1,2 @@
+// Declarations only; the symbol lives in the Swift runtime.
+#include "CSwiftRuntimeShims.h"

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the system libraries the package links, when they are missing:
+# LAPACKE (Debian's liblapacke-dev). Safe to run again; does nothing when all is there.
+set -euo pipefail
+
+missing=()
+[ -f /usr/include/lapacke.h ] || missing+=(liblapacke-dev)
+command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
