@@ -15,54 +15,81 @@ struct LimitStencilTable: Sendable {
     var maskStarts: [Int32] = []
 
     init(level: TopologyLevel) {
-        var maskIndex: [Int: Int32] = [:]
-        func mask(_ key: Int, _ make: () -> LimitMask) -> Int32 {
-            if let id = maskIndex[key] { return id }
-            let id = Int32(masks.count)
-            masks.append(make())
-            maskIndex[key] = id
-            return id
+        // Each vertex gets a mask key (−1: no mask; 0: corner; 1: valence-2 interior; 2n: interior
+        // of valence n; 2k + 1: boundary with k faces) and its ring, in chunks on all cores.
+        let count = level.vertexCount
+        let chunkCount = Swift.max(1, Swift.min(ProcessInfoCores.count * 4, count / 8192))
+        var parts = [(keys: [Int32], offsets: [Int32], ring: [Int32])](repeating: ([], [], []), count: chunkCount)
+        parts.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let out = SharedMutableBuffer(base: base)
+            parallelChunks(chunkCount, minimumChunk: 1) { chunks in
+                for c in chunks {
+                    let lo = count * c / chunkCount, hi = count * (c + 1) / chunkCount
+                    var keys = [Int32](), offsets = [Int32](), ring = [Int32]()
+                    keys.reserveCapacity(hi - lo)
+                    offsets.reserveCapacity(hi - lo)
+                    ring.reserveCapacity(9 * (hi - lo))
+                    var scratch: [Int32] = []
+                    for v in lo..<hi {
+                        let key = LimitStencilTable.ring(of: v, level: level, scratch: &scratch)
+                        keys.append(key)
+                        ring.append(contentsOf: scratch)
+                        offsets.append(Int32(ring.count))
+                    }
+                    out.base[c] = (keys, offsets, ring)
+                }
+            }
         }
-        offsets.reserveCapacity(level.vertexCount + 1)
-        ring.reserveCapacity(9 * level.vertexCount)
-        maskIDs.reserveCapacity(level.vertexCount)
-        var scratch: [Int32] = []
-        for v in 0..<level.vertexCount {
-            let faceCount = Int(level.vertexFaceOffsets[v + 1] - level.vertexFaceOffsets[v])
-            let boundaryEdges = (Int(level.vertexEdgeOffsets[v])..<Int(level.vertexEdgeOffsets[v + 1]))
-                .reduce(0) { $0 + (level.isBoundary(edge: Int(level.vertexEdges[$1])) ? 1 : 0) }
-            let edgeCount = Int(level.vertexEdgeOffsets[v + 1] - level.vertexEdgeOffsets[v])
-            scratch.removeAll(keepingCapacity: true)
-            let walk = level.orderedRing(v, into: &scratch)
-            var id: Int32 = -1
-            if let walk, walk.faceCount == faceCount {
-                if faceCount == 1 {
-                    id = mask(0) { .corner() }
-                } else if !walk.isBoundary, boundaryEdges == 0, edgeCount == faceCount {
-                    id = faceCount == 2
-                        ? mask(1) { .smoothValenceTwo() }
-                        : mask(2 * faceCount) { .smooth(valence: faceCount) }
-                } else if walk.isBoundary, boundaryEdges == 2 {
-                    id = mask(2 * faceCount + 1) { .boundary(faces: faceCount) }
-                }
+        let distinct = Set(parts.flatMap { $0.keys.filter { $0 >= 0 } }).sorted()
+        var idOfKey: [Int32: Int32] = [:]
+        for (id, key) in distinct.enumerated() {
+            idOfKey[key] = Int32(id)
+            switch key {
+            case 0: masks.append(.corner())
+            case 1: masks.append(.smoothValenceTwo())
+            case let k where k % 2 == 0: masks.append(.smooth(valence: Int(k / 2)))
+            default: masks.append(.boundary(faces: Int(key / 2)))
             }
-            if id >= 0 {
-                ring.append(contentsOf: scratch)
-            } else {
-                for slot in Int(level.vertexFaceOffsets[v])..<Int(level.vertexFaceOffsets[v + 1]) {
-                    let f = Int(level.vertexFaces[slot])
-                    let k = level.corner(of: Int32(v), inFace: f)
-                    ring.append(level.faceVertices[4 * f + (k + 1) % 4])
-                    ring.append(level.faceVertices[4 * f + (k + 3) % 4])
-                }
-            }
-            maskIDs.append(id)
-            offsets.append(Int32(ring.count))
+        }
+        offsets.reserveCapacity(count + 1)
+        maskIDs.reserveCapacity(count)
+        ring.reserveCapacity(parts.reduce(0) { $0 + $1.ring.count })
+        for part in parts {
+            let shift = Int32(ring.count)
+            offsets.append(contentsOf: part.offsets.lazy.map { $0 + shift })
+            ring.append(contentsOf: part.ring)
+            maskIDs.append(contentsOf: part.keys.lazy.map { idOfKey[$0] ?? -1 })
         }
         for m in masks {
             maskStarts.append(Int32(maskWeights.count))
             maskWeights += m.position + m.tangent1 + m.tangent2
         }
+    }
+
+    /// Fills `scratch` with v's ring and returns its mask key; for a vertex without a mask, the
+    /// ring is its faces' (next, previous) corner pairs.
+    static func ring(of v: Int, level: TopologyLevel, scratch: inout [Int32]) -> Int32 {
+        let faceCount = Int(level.vertexFaceOffsets[v + 1] - level.vertexFaceOffsets[v])
+        let edgeRange = Int(level.vertexEdgeOffsets[v])..<Int(level.vertexEdgeOffsets[v + 1])
+        var boundaryEdges = 0
+        for slot in edgeRange where level.isBoundary(edge: Int(level.vertexEdges[slot])) { boundaryEdges += 1 }
+        scratch.removeAll(keepingCapacity: true)
+        if let walk = level.orderedRing(v, into: &scratch), walk.faceCount == faceCount {
+            if faceCount == 1 { return 0 }
+            if !walk.isBoundary, boundaryEdges == 0, edgeRange.count == faceCount {
+                return faceCount == 2 ? 1 : Int32(2 * faceCount)
+            }
+            if walk.isBoundary, boundaryEdges == 2 { return Int32(2 * faceCount + 1) }
+        }
+        scratch.removeAll(keepingCapacity: true)
+        for slot in Int(level.vertexFaceOffsets[v])..<Int(level.vertexFaceOffsets[v + 1]) {
+            let f = Int(level.vertexFaces[slot])
+            let k = level.corner(of: Int32(v), inFace: f)
+            scratch.append(level.faceVertices[4 * f + (k + 1) % 4])
+            scratch.append(level.faceVertices[4 * f + (k + 3) % 4])
+        }
+        return -1
     }
 }
 
