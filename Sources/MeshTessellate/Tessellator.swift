@@ -1,3 +1,4 @@
+import RealModule
 import SurfaceKit
 
 /// Turns a mesh transform into triangles: refines its topology once (a ``SubdivisionPlan``) and
@@ -33,16 +34,21 @@ public struct Tessellator: Sendable {
 
     /// Refuses a request over the budget, stating what it would need.
     static func checkBudget(faces: Int, steps: Int, options: TessellationOptions) throws {
-        guard steps >= 0, steps <= SubdivisionPlan.maximumSteps else {
-            throw MeshError(.limitExceeded, path: "subdivisionSteps", "\(steps) steps is outside 0…\(SubdivisionPlan.maximumSteps)")
+        guard steps >= 0 else {
+            throw MeshError(.invalidValue, path: "subdivisionSteps", "\(steps) is not a number of steps (use 0 or more, or −1 for automatic)")
         }
-        let perFace = (1 << (2 * steps)) * options.diagonal.trianglesPerQuad
-        let (count, overflow) = faces.multipliedReportingOverflow(by: perFace)
-        guard !overflow, count <= options.maximumTriangles else {
-            let need = overflow ? "more than \(Int.max)" : "\(count)"
+        // 2ⁿ × 2ⁿ quads a face; counted in floating point first so no size overflows.
+        let exact = Double(faces) * Double(options.diagonal.trianglesPerQuad) * Double.pow(4, Double(steps))
+        let count = exact < 9e18 ? "\(Int(exact))" : "about \(exact)"
+        guard exact <= Double(options.maximumTriangles) else {
             throw MeshError(
                 .limitExceeded, path: "subdivisionSteps",
-                "\(steps) steps on \(faces) faces would make \(need) triangles, over the budget of \(options.maximumTriangles)")
+                "\(steps) steps on \(faces) faces would make \(count) triangles, over the budget of \(options.maximumTriangles)")
+        }
+        guard steps <= SubdivisionPlan.maximumSteps else {
+            throw MeshError(
+                .limitExceeded, path: "subdivisionSteps",
+                "\(steps) steps (\(count) triangles) is above the most this tessellator refines, \(SubdivisionPlan.maximumSteps)")
         }
     }
 

@@ -40,10 +40,70 @@ struct LimitMask: Sendable {
 
     /// Boundary vertex with k ≥ 2 faces, ring `e₀ f₀ e₁ … f₍ₖ₋₁₎ eₖ` (e₀ and eₖ on the boundary).
     ///
-    /// Position: the boundary B-spline curve's `(e₀ + 4v + eₖ) / 6`. Along: `(e₀ − eₖ) / 2`. Across
-    /// (into the surface): the regular B-spline cross derivative for k = 2, Biermann, Levin and Zorin's
-    /// boundary tangent for other k.
+    /// Position: the boundary B-spline curve's `(e₀ + 4v + eₖ) / 6`. Along: `(e₀ − eₖ) / 2`, an exact
+    /// eigen-direction (eigenvalue ½) since boundary edge points are midpoints. Across (into the
+    /// surface): for k = 2 the regular B-spline cross derivative; for k ≥ 3 the left eigenvector of
+    /// the largest subdominant eigenvalue of the ring's subdivision matrix under the rules this
+    /// package refines with. (The closed-form Biermann–Levin–Zorin tangent, which OpenSubdiv uses, is
+    /// exact only for the modified boundary rules it was derived for; under the standard rules it is
+    /// off by up to 10⁻³ rad at k = 3.) For k ≥ 4 the standard rules have further eigenvalues at or
+    /// above ½, so the surface has no single tangent plane there and this normal is the one spanned
+    /// by the boundary and the dominant cross direction.
     static func boundary(faces k: Int) -> LimitMask {
+        var mask = closedFormBoundary(faces: k)
+        if k >= 3, let across = eigenAcrossTangent(faces: k) {
+            mask.tangent2 = across
+        }
+        return mask
+    }
+
+    /// The ring's subdivision matrix for a boundary vertex with k faces, rows and columns in ring
+    /// order (v, e₀, f₀, e₁, …, f₍ₖ₋₁₎, eₖ): the child ring as combinations of the parent ring.
+    static func boundaryRingMatrix(faces k: Int) -> [Double] {
+        let n = 2 * k + 2
+        var s = [Double](repeating: 0, count: n * n)
+        let v = 0
+        func e(_ i: Int) -> Int { 1 + 2 * i }
+        func f(_ i: Int) -> Int { 2 + 2 * i }
+        func add(_ row: Int, _ col: Int, _ w: Double) { s[row * n + col] += w }
+        func addFacePoint(_ row: Int, _ i: Int, _ w: Double) {
+            for c in [v, e(i), f(i), e(i + 1)] { add(row, c, w / 4) }
+        }
+        add(v, v, 6.0 / 8)
+        add(v, e(0), 1.0 / 8)
+        add(v, e(k), 1.0 / 8)
+        for i in 0...k {
+            if i == 0 || i == k {
+                add(e(i), v, 0.5)
+                add(e(i), e(i), 0.5)
+            } else {
+                add(e(i), v, 0.25)
+                add(e(i), e(i), 0.25)
+                addFacePoint(e(i), i - 1, 0.25)
+                addFacePoint(e(i), i, 0.25)
+            }
+        }
+        for i in 0..<k { addFacePoint(f(i), i, 1) }
+        return s
+    }
+
+    /// The across tangent for k ≥ 3 from the ring matrix, oriented into the surface; `nil` if LAPACK
+    /// cannot provide it.
+    static func eigenAcrossTangent(faces k: Int) -> [Double]? {
+        let n = 2 * k + 2
+        guard let pairs = Eigen.realLeftEigenpairs(of: boundaryRingMatrix(faces: k), n: n) else { return nil }
+        // Skip the eigenvalue 1 (position); the next real one with an eigenvector that is not the
+        // boundary's own (antisymmetric, weight on e₀ and eₖ only) is the cross direction.
+        for pair in pairs where pair.value < 1 - 1e-9 {
+            let l = pair.vector
+            let interior = (1..<k).reduce(0.0) { $0 + l[1 + 2 * $1] }
+            guard abs(interior) > 1e-9 else { continue }
+            return interior > 0 ? l : l.map { -$0 }
+        }
+        return nil
+    }
+
+    static func closedFormBoundary(faces k: Int) -> LimitMask {
         let size = 1 + 2 * k + 1
         var p = [Double](repeating: 0, count: size)
         var t1 = p, t2 = p
