@@ -100,7 +100,8 @@ public struct Tessellator: Sendable {
     public static func tessellate(
         _ document: MeshDocument, options: TessellationOptions = TessellationOptions(), space: CoordinateSpace = .unit
     ) throws -> TriangleMesh {
-        try Tessellator(mesh: document.mesh, options: options)
+        try document.layer.validate()
+        return try Tessellator(mesh: document.mesh, options: options)
             .tessellate(document.mesh, geometry: document.geometry, space: space)
     }
 }

@@ -13,3 +13,33 @@ public struct MeshDocument: Hashable, Sendable {
         LayerGeometry(layer: layer, depthNormalization: mesh.depthNormalization)
     }
 }
+
+public extension MeshDocument {
+    /// Checks the mesh (``MeshTransform/validate()``) and the layer: a finite size above zero, a
+    /// finite anchor, transform and light. Throws the first problem with its JSON path.
+    func validate() throws {
+        try mesh.validate()
+        try layer.validate()
+    }
+}
+
+public extension LayerProperties {
+    /// Throws a ``MeshError`` naming the first non-finite or out-of-range value (`layer.size[0]`).
+    func validate() throws {
+        for k in 0..<2 where !(size[k].isFinite && size[k] > 0) {
+            throw MeshError(.invalidValue, path: "layer.size[\(k)]", "\(size[k]) must be a finite number greater than 0")
+        }
+        for k in 0..<2 where !anchor[k].isFinite {
+            throw MeshError(.invalidValue, path: "layer.anchor[\(k)]", "\(anchor[k]) is not a finite number")
+        }
+        for (k, m) in transform.elements.enumerated() where !m.isFinite {
+            throw MeshError(.invalidValue, path: "layer.transform[\(k)]", "\(m) is not a finite number")
+        }
+        for k in 0..<3 where !light.direction[k].isFinite {
+            throw MeshError(.invalidValue, path: "layer.light.direction[\(k)]", "\(light.direction[k]) is not a finite number")
+        }
+        guard light.diffuse.isFinite else {
+            throw MeshError(.invalidValue, path: "layer.light.diffuse", "\(light.diffuse) is not a finite number")
+        }
+    }
+}

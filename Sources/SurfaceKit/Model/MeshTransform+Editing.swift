@@ -6,7 +6,7 @@
 public extension MeshTransform {
     /// Appends a vertex; its index is the old vertex count.
     mutating func addVertex(_ vertex: MeshVertex) throws {
-        try Self.checkVertex(vertex, path: "vertices[\(vertices.count)]")
+        try Self.checkVertex(vertex, index: vertices.count)
         vertices.append(vertex)
     }
 
@@ -15,7 +15,7 @@ public extension MeshTransform {
         guard vertices.indices.contains(index) else {
             throw MeshError(.indexOutOfRange, path: "vertices[\(index)]", "\(index) is out of range (\(vertices.count) vertices)")
         }
-        try Self.checkVertex(vertex, path: "vertices[\(index)]")
+        try Self.checkVertex(vertex, index: index)
         vertices[index] = vertex
     }
 
@@ -38,7 +38,7 @@ public extension MeshTransform {
 
     /// Appends a face.
     mutating func addFace(_ face: MeshFace) throws {
-        try Self.checkFace(face, path: "faces[\(faces.count)]", vertexCount: vertices.count)
+        try Self.checkFace(face, index: faces.count, vertexCount: vertices.count)
         faces.append(face)
     }
 
@@ -47,7 +47,7 @@ public extension MeshTransform {
         guard faces.indices.contains(index) else {
             throw MeshError(.indexOutOfRange, path: "faces[\(index)]", "\(index) is out of range (\(faces.count) faces)")
         }
-        try Self.checkFace(face, path: "faces[\(index)]", vertexCount: vertices.count)
+        try Self.checkFace(face, index: index, vertexCount: vertices.count)
         faces[index] = face
     }
 
@@ -64,7 +64,7 @@ public extension MeshTransform {
         var result = vertices
         for i in result.indices {
             let v = try transform(result[i], i)
-            try Self.checkVertex(v, path: "vertices[\(i)]")
+            try Self.checkVertex(v, index: i)
             result[i] = v
         }
         vertices = result

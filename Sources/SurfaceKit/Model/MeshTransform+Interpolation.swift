@@ -31,7 +31,7 @@ public extension MeshTransform {
         for i in vertices.indices {
             let a = vertices[i], b = other.vertices[i]
             let v = MeshVertex(from: a.from + t * (b.from - a.from), to: a.to + t * (b.to - a.to))
-            try Self.checkVertex(v, path: "vertices[\(i)]")
+            try Self.checkVertex(v, index: i)
             result.vertices[i] = v
         }
         for f in faces.indices {

@@ -10,12 +10,15 @@ public struct SurfaceTopology: Sendable {
     /// Throws a ``MeshError`` of kind `.topology` naming the faces involved, or `.indexOutOfRange`
     /// for an index that names no vertex.
     public init(faces: [MeshFace], vertexCount: Int) throws {
+        // Indices are stored as Int32, and refinement adds a vertex per edge and face.
+        guard vertexCount >= 0, vertexCount <= Int(Int32.max) / 4, faces.count <= Int(Int32.max) / 16 else {
+            throw MeshError(.limitExceeded, path: "", "\(vertexCount) vertices and \(faces.count) faces are more than a surface can index")
+        }
         var faceVertices = [Int32]()
         faceVertices.reserveCapacity(4 * faces.count)
         for (f, face) in faces.enumerated() {
-            try MeshTransform.checkFace(
-                MeshFace(indices: face.indices), path: "faces[\(f)]", vertexCount: vertexCount)
-            for k in 0..<4 { faceVertices.append(Int32(face.indices[k])) }
+            try MeshTransform.checkFace(MeshFace(indices: face.indices), index: f, vertexCount: vertexCount)
+            for k in 0..<4 { faceVertices.append(Int32(truncatingIfNeeded: face.indices[k])) }
         }
         var edgeIndex: [UInt64: Int32] = [:]
         edgeIndex.reserveCapacity(2 * faces.count + 4)
