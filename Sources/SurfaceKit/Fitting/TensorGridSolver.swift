@@ -1,0 +1,133 @@
+import Dispatch
+
+/// The fitting system of a ``RegularGrid`` solved as a tensor product.
+///
+/// On the grid every limit mask factors into one curve mask per direction: an interior vertex's
+/// (16 v + 4 Σ e + Σ d) / 36 is (1, 4, 1)/6 along the row times (1, 4, 1)/6 along the column; a
+/// boundary vertex's (e₀ + 4 v + e₂)/6 along its boundary is (1, 4, 1)/6 one way times the pinned
+/// row (1) the other way; a corner is pinned both ways. So S = A_R ⊗ A_C with A_m the m × m curve
+/// operator (pinned ends, (1, 4, 1)/6 inside), and S Q = B is A_R Q A_Cᵀ = B for Q and B laid out
+/// as grids: one tridiagonal solve along every row, then one along every column. S does not
+/// depend on the weights (they enter only the right-hand side), so this holds for any weights.
+struct TensorGridSolver: Sendable {
+    let grid: RegularGrid
+
+    /// The limit operator of an open uniform cubic B-spline curve with m ≥ 2 control points and
+    /// interpolated ends: rows 0 and m − 1 are the identity, row k the curve's limit mask
+    /// (P₍ₖ₋₁₎ + 4 Pₖ + P₍ₖ₊₁₎) / 6.
+    static func curveOperator(points m: Int) -> TridiagonalMatrix {
+        var sub = [Double](repeating: 1.0 / 6, count: m - 1)
+        var sup = sub
+        var diagonal = [Double](repeating: 4.0 / 6, count: m)
+        diagonal[0] = 1
+        diagonal[m - 1] = 1
+        sup[0] = 0
+        sub[m - 2] = 0
+        return TridiagonalMatrix(sub: sub, diagonal: diagonal, sup: sup)
+    }
+
+    /// S · x for x in grid order (vertex (r, c) at r·(C + 1) + c): the curve mask along each row,
+    /// then along each column.
+    func apply(_ x: [Double]) -> [Double] {
+        let nr = grid.vertexRows, nc = grid.vertexColumns
+        var t = x
+        for r in 0..<nr {
+            let row = r * nc
+            for c in 1..<(nc - 1) {
+                t[row + c] = (x[row + c - 1] + 4 * x[row + c] + x[row + c + 1]) / 6
+            }
+        }
+        var y = t
+        for r in 1..<(nr - 1) {
+            let row = r * nc
+            for c in 0..<nc {
+                y[row + c] = (t[row - nc + c] + 4 * t[row + c] + t[row + nc + c]) / 6
+            }
+        }
+        return y
+    }
+
+    /// Solves S Q = B in place on the five planes; returns LAPACK's reciprocal condition estimate
+    /// of S (the product of the two directions' estimates: 1-norms multiply over Kronecker
+    /// products).
+    ///
+    /// Each direction's curve operator is factored by LAPACK (`dgttrf`, `dgtcon`); the factors are
+    /// then swept over the grid: along each row eight rows at a time, lane by lane, and along each
+    /// column over whole row segments, so every step is vector arithmetic on memory that is
+    /// already in cache. (`dgtsv` itself, called on the same layout, is several times slower:
+    /// its forward sweep strides across the right-hand sides and its backward sweep is a serial
+    /// chain of divisions per right-hand side.)
+    func solve(_ planes: inout FitPlanes, minimumReciprocalCondition: Double) throws -> Double {
+        let nr = grid.vertexRows, nc = grid.vertexColumns
+        let alongFactors = TridiagonalLU.factor(TensorGridSolver.curveOperator(points: nc))
+        let acrossFactors = TridiagonalLU.factor(TensorGridSolver.curveOperator(points: nr))
+        guard let along = alongFactors.lu, let across = acrossFactors.lu else {
+            throw SurfaceFit.singularSystem(
+                reciprocalCondition: 0, threshold: minimumReciprocalCondition,
+                zeroPivot: alongFactors.zeroPivot ?? acrossFactors.zeroPivot)
+        }
+        let rcond = along.reciprocalCondition * across.reciprocalCondition
+        guard rcond >= minimumReciprocalCondition else {
+            throw SurfaceFit.singularSystem(reciprocalCondition: rcond, threshold: minimumReciprocalCondition)
+        }
+        let planeCount = FitPlanes.componentCount
+        planes.values.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let shared = UncheckedSendable(base)
+            // Along each row: the planes are 5·(R + 1) rows of C + 1 values; take them eight at a
+            // time into lanes, solve, put them back.
+            let rowCount = planeCount * nr
+            let blocks = (rowCount + 7) / 8
+            TensorGridSolver.inChunks(blocks, work: rowCount * nc) { lo, hi in
+                let lanes = UnsafeMutablePointer<SIMD8<Double>>.allocate(capacity: nc)
+                defer { lanes.deallocate() }
+                for block in lo..<hi {
+                    let first = 8 * block, count = Swift.min(8, rowCount - first)
+                    let rows = shared.value + first * nc
+                    if count == 8 {
+                        for c in 0..<nc {
+                            let r = rows + c
+                            lanes[c] = SIMD8(r[0], r[nc], r[2 * nc], r[3 * nc], r[4 * nc], r[5 * nc], r[6 * nc], r[7 * nc])
+                        }
+                    } else {
+                        for c in 0..<nc {
+                            var v = SIMD8<Double>()
+                            for k in 0..<count { v[k] = rows[k * nc + c] }
+                            lanes[c] = v
+                        }
+                    }
+                    along.solveLanes(lanes)
+                    for c in 0..<nc {
+                        let v = lanes[c], r = rows + c
+                        for k in 0..<count { r[k * nc] = v[k] }
+                    }
+                }
+            }
+            // Along each column: per plane, sweep over the rows in segments of columns narrow
+            // enough that a segment's R + 1 rows stay in cache between the two sweeps.
+            let segment = 256
+            let segments = (nc + segment - 1) / segment
+            TensorGridSolver.inChunks(planeCount * segments, work: rowCount * nc) { lo, hi in
+                for task in lo..<hi {
+                    let plane = task / segments, c0 = (task % segments) * segment
+                    across.solveRows(
+                        shared.value + plane * nr * nc + c0, width: Swift.min(segment, nc - c0), stride: nc)
+                }
+            }
+        }
+        return rcond
+    }
+
+    /// Runs `body` on disjoint ranges of `0..<count`, on all cores when `work` (values touched)
+    /// is large enough to pay for the threads.
+    static func inChunks(_ count: Int, work: Int, _ body: @Sendable (Int, Int) -> Void) {
+        let chunks = Swift.min(ProcessInfoCores.count, count, Swift.max(1, work / 65_536))
+        guard chunks > 1 else {
+            body(0, count)
+            return
+        }
+        DispatchQueue.concurrentPerform(iterations: chunks) { k in
+            body(count * k / chunks, count * (k + 1) / chunks)
+        }
+    }
+}

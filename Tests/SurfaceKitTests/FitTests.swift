@@ -1,0 +1,405 @@
+import Foundation
+import Testing
+@testable import SurfaceKit
+
+// Tests of fitting (design §9): control points whose limit surface passes through given points.
+// The property checked is the definition itself: the surface, evaluated by the subdivision plan
+// (refinement, then the limit masks of the refined level, a different path from the control-level
+// masks the fit inverts), passes through every given vertex. The tensor-product structure and the
+// singular cube are checked against the limit masks of design §4 written out here.
+
+// MARK: - Fixtures
+
+private enum FitFixtures {
+    /// An R × C identity grid, then `to.z` a ripple 0.05·sin(2π·4·r) (r the distance from the
+    /// centre, as design §13's workload), `from` and `to.xy` jittered, and weights from `weight`
+    /// per face corner (faces agree when it depends on the vertex only).
+    static func grid(
+        rows: Int, columns: Int, seed: UInt64 = 1, jitter: Double = 0.2,
+        weight: (_ vertex: Int, _ face: Int, _ rng: inout SplitMix64) -> Double = { _, _, _ in 1 }
+    ) throws -> MeshTransform {
+        var rng = SplitMix64(seed: seed)
+        let identity = try MeshTransform.identity(rows: rows, columns: columns)
+        let cell = SIMD2(1 / Double(columns), 1 / Double(rows))
+        var vertices: [MeshVertex] = []
+        for v in identity.vertices {
+            let p = v.from
+            let r = ((p - SIMD2(0.5, 0.5)) * (p - SIMD2(0.5, 0.5))).sum().squareRoot()
+            let from = p + jitter * cell * SIMD2(rng.uniform(-1...1), rng.uniform(-1...1))
+            let xy = p + jitter * cell * SIMD2(rng.uniform(-1...1), rng.uniform(-1...1))
+            vertices.append(MeshVertex(from: from, to: SIMD3(xy.x, xy.y, 0.05 * sin(2 * Double.pi * 4 * r))))
+        }
+        var faces: [MeshFace] = []
+        for (f, face) in identity.faces.enumerated() {
+            var w = SIMD4<Double>()
+            for k in 0..<4 { w[k] = weight(face.indices[k], f, &rng) }
+            faces.append(MeshFace(indices: face.indices, weights: w))
+        }
+        return try MeshTransform(vertices: vertices, faces: faces)
+    }
+
+    /// n quads around a centre vertex (an interior vertex of valence n), refined once on indices
+    /// so that the centre keeps valence n among regular interior, boundary and corner vertices.
+    /// Positions: the refined points of the plain (linear) subdivision of a star, then a bump in
+    /// z and a jitter, so nothing is planar or symmetric.
+    static func refinedFan(valence n: Int, seed: UInt64) throws -> MeshTransform {
+        var faces: [MeshFace] = []
+        var points: [SIMD2<Double>] = [SIMD2(0, 0)]
+        for i in 0..<n {
+            let a = 2 * Double.pi * Double(i) / Double(n), b = 2 * Double.pi * (Double(i) + 0.5) / Double(n)
+            points.append(SIMD2(cos(a), sin(a)))
+            points.append(1.4 * SIMD2(cos(b), sin(b)))
+        }
+        for i in 0..<n {
+            faces.append(MeshFace(0, 1 + 2 * i, 2 + 2 * i, 1 + 2 * ((i + 1) % n)))
+        }
+        let level = try SurfaceTopology(faces: faces, vertexCount: points.count).level
+        let child = level.refined()
+        for e in 0..<level.edgeCount {
+            points.append((points[Int(level.edgeVertices[2 * e])] + points[Int(level.edgeVertices[2 * e + 1])]) / 2)
+        }
+        for f in 0..<level.faceCount {
+            var sum = SIMD2<Double>()
+            for k in 0..<4 { sum += points[Int(level.faceVertices[4 * f + k])] }
+            points.append(sum / 4)
+        }
+        var rng = SplitMix64(seed: seed)
+        let vertices = points.map { p -> MeshVertex in
+            let from = SIMD2(0.5, 0.5) + 0.3 * p + 0.02 * SIMD2(rng.uniform(-1...1), rng.uniform(-1...1))
+            let z = 0.2 * exp(-(p * p).sum()) + 0.03 * rng.uniform(-1...1)
+            return MeshVertex(from: from, to: SIMD3(0.5 + 0.35 * p.x, 0.5 + 0.3 * p.y, z))
+        }
+        let childFaces = (0..<child.faceCount).map { f -> MeshFace in
+            MeshFace(
+                Int(child.faceVertices[4 * f]), Int(child.faceVertices[4 * f + 1]),
+                Int(child.faceVertices[4 * f + 2]), Int(child.faceVertices[4 * f + 3]),
+                weights: SIMD4(rng.uniform(0.5...2), rng.uniform(0.5...2), rng.uniform(0.5...2), rng.uniform(0.5...2)))
+        }
+        return try MeshTransform(vertices: vertices, faces: childFaces)
+    }
+
+    /// The unit cube's corners, vertex x + 2y + 4z at (x, y, z), and its six faces oriented
+    /// consistently; `open` leaves out the top (z = 1), making the four bottom corners interior
+    /// vertices of valence 3.
+    static let cubeFaces: [MeshFace] = [
+        MeshFace(0, 2, 3, 1), MeshFace(0, 1, 5, 4), MeshFace(0, 4, 6, 2),
+        MeshFace(1, 3, 7, 5), MeshFace(2, 6, 7, 3), MeshFace(4, 5, 7, 6),
+    ]
+
+    static func corner(_ v: Int) -> SIMD3<Double> { SIMD3(Double(v & 1), Double((v >> 1) & 1), Double((v >> 2) & 1)) }
+
+    /// (−1)^(x + y + z): +1 and −1 on alternate corners.
+    static func checkerboard(_ v: Int) -> Double { (v & 1) ^ ((v >> 1) & 1) ^ ((v >> 2) & 1) == 0 ? 1 : -1 }
+
+    static func cube(open: Bool, checkerboardDepth: Bool) throws -> MeshTransform {
+        let vertices = (0..<8).map { v -> MeshVertex in
+            let c = corner(v)
+            return MeshVertex(
+                from: SIMD2(0.2 + 0.6 * c.x, 0.2 + 0.6 * c.y - 0.1 * c.z),
+                to: SIMD3(c.x, c.y, checkerboardDepth ? checkerboard(v) : c.z))
+        }
+        return try MeshTransform(vertices: vertices, faces: open ? Array(cubeFaces.dropLast()) : cubeFaces)
+    }
+}
+
+/// The limit points at the control vertices, by tessellating at `steps`: control vertex i is
+/// point i of the evaluation (refined points start with the vertex points in control order).
+private func limitPoints(_ mesh: MeshTransform, steps: Int) throws -> SurfaceSamples {
+    let topology = try SurfaceTopology(faces: mesh.faces, vertexCount: mesh.vertices.count)
+    let plan = try SubdivisionPlan(topology: topology, steps: steps)
+    return try plan.evaluate(
+        vertices: mesh.vertices, weights: topology.vertexWeights(faces: mesh.faces),
+        pointScale: SIMD3(1, 1, 1)).points
+}
+
+/// Expects the fitted mesh's surface at steps 1 and 2 to pass through every vertex of `target`
+/// (from and to) within `tolerance`, and the faces and weights to be kept.
+private func expectInterpolates(
+    _ fitted: MeshTransform, _ target: MeshTransform, tolerance: Double = 1e-9,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+    #expect(fitted.faces == target.faces, sourceLocation: sourceLocation)
+    #expect(fitted.depthNormalization == target.depthNormalization, sourceLocation: sourceLocation)
+    for steps in [1, 2] {
+        let points = try limitPoints(fitted, steps: steps)
+        var worst = 0.0
+        for i in target.vertices.indices {
+            let t = target.vertices[i]
+            let dFrom = points.from[i] - t.from, dTo = points.to[i] - t.to
+            worst = max(worst, abs(dFrom.x), abs(dFrom.y), abs(dTo.x), abs(dTo.y), abs(dTo.z))
+        }
+        #expect(worst <= tolerance, "steps \(steps): the surface misses a vertex by \(worst)", sourceLocation: sourceLocation)
+    }
+}
+
+private func maxVertexDifference(_ a: MeshTransform, _ b: MeshTransform) -> Double {
+    zip(a.vertices, b.vertices).reduce(0.0) { worst, pair in
+        let dFrom = pair.0.from - pair.1.from, dTo = pair.0.to - pair.1.to
+        return max(worst, abs(dFrom.x), abs(dFrom.y), abs(dTo.x), abs(dTo.y), abs(dTo.z))
+    }
+}
+
+// MARK: - Tests
+
+@Suite struct FitTests {
+    // MARK: The surface passes through the given vertices
+
+    /// The ripple with weights that vary smoothly over the grid (the faces agree on each vertex's
+    /// weight), by both solvers.
+    @Test(arguments: [SurfaceFit.Solver.automatic, .banded])
+    func weightedRippleIsInterpolated(solver: SurfaceFit.Solver) throws {
+        let mesh = try FitFixtures.grid(rows: 16, columns: 16) { v, _, _ in 1 + 0.8 * sin(Double(v) * 0.37) * sin(Double(v) * 0.11) }
+        let result = try SurfaceFit(solver: solver).fit(mesh)
+        #expect(result.solver == (solver == .automatic ? .tensorGrid : .banded))
+        try expectInterpolates(result.mesh, mesh)
+        // The fit is not the input: the ripple's control points must overshoot its crests.
+        #expect(maxVertexDifference(result.mesh, mesh) > 1e-3)
+    }
+
+    /// A 5 × 9 grid whose faces give each shared vertex different weights (0.3 to 3).
+    @Test(arguments: [SurfaceFit.Solver.automatic, .banded])
+    func nonSquareGridWithDisagreeingWeightsIsInterpolated(solver: SurfaceFit.Solver) throws {
+        let mesh = try FitFixtures.grid(rows: 5, columns: 9, seed: 7) { _, _, rng in rng.uniform(0.3...3) }
+        #expect(mesh.faces[0].weights[2] != mesh.faces[1].weights[3], "faces 0 and 1 should disagree on vertex 11")
+        try expectInterpolates(try mesh.fitted(SurfaceFit(solver: solver)), mesh)
+    }
+
+    /// Interior vertices of valence 3 and 5 (and 6), each among regular interior, boundary and
+    /// corner vertices, with disagreeing weights: only the banded solver applies.
+    @Test(arguments: [3, 5, 6])
+    func meshWithExtraordinaryInteriorVertexIsInterpolated(valence: Int) throws {
+        let mesh = try FitFixtures.refinedFan(valence: valence, seed: UInt64(valence))
+        let kinds = try SurfaceTopology(faces: mesh.faces, vertexCount: mesh.vertices.count).vertexKinds
+        #expect(kinds[0] == .interior(valence: valence))
+        #expect(kinds.contains(.interior(valence: 4)) && kinds.contains(.boundary(faces: 2)) && kinds.contains(.corner))
+        let result = try SurfaceFit().fit(mesh)
+        #expect(result.solver == .banded)
+        try expectInterpolates(result.mesh, mesh)
+    }
+
+    /// The open box: four interior vertices of valence 3 next to each other, four boundary ones.
+    @Test func openBoxIsInterpolated() throws {
+        let mesh = try FitFixtures.cube(open: true, checkerboardDepth: false)
+        let kinds = try SurfaceTopology(faces: mesh.faces, vertexCount: mesh.vertices.count).vertexKinds
+        #expect(kinds[0] == .interior(valence: 3))
+        try expectInterpolates(try mesh.fitted(), mesh)
+    }
+
+    /// A vertex that no face uses, and a corner of one face, are interpolated by the surface
+    /// already (design §4), so the fit leaves them exactly where they are.
+    @Test func pinnedVerticesStayWhereTheyAre() throws {
+        var mesh = try FitFixtures.grid(rows: 3, columns: 4, seed: 3) { _, _, rng in rng.uniform(0.5...2) }
+        try mesh.addVertex(MeshVertex(from: SIMD2(0.25, 0.75), to: SIMD3(0.1, 0.2, 0.3)))
+        let fitted = try mesh.fitted()
+        #expect(fitted.vertices.last == mesh.vertices.last)
+        #expect(fitted.vertices[0] == mesh.vertices[0])
+        try expectInterpolates(fitted, mesh)
+    }
+
+    // MARK: Identity and agreement of the solvers
+
+    /// The identity's surface is the identity (B-splines reproduce linear functions), so every
+    /// vertex is already on it and the fit must return it unchanged, by both solvers and also
+    /// when the face order hides the grid.
+    @Test(arguments: [SurfaceFit.Solver.automatic, .banded, .tensorGrid])
+    func identityMeshIsItsOwnFit(solver: SurfaceFit.Solver) throws {
+        let identity = try MeshTransform.identity(rows: 6, columns: 11)
+        let fitted = try identity.fitted(SurfaceFit(solver: solver))
+        #expect(maxVertexDifference(fitted, identity) <= 1e-12)
+        var shuffled = identity
+        for f in 0..<identity.faces.count / 2 { try shuffled.replaceFace(at: f, with: identity.faces[identity.faces.count - 1 - f]) }
+        for f in identity.faces.count / 2..<identity.faces.count { try shuffled.replaceFace(at: f, with: identity.faces[identity.faces.count - 1 - f]) }
+        #expect(RegularGrid(vertexCount: shuffled.vertices.count, faces: shuffled.faces) == nil)
+        #expect(maxVertexDifference(try shuffled.fitted(), identity) <= 1e-12)
+    }
+
+    /// On a grid both solvers solve the same system, so they agree to rounding: with uniform
+    /// weights (the case the tensor path is usually stated for) and with disagreeing weights (S
+    /// does not depend on the weights, which enter only the right-hand side).
+    @Test(arguments: [false, true])
+    func bandedAndTensorSolversAgree(disagreeingWeights: Bool) throws {
+        let mesh = try FitFixtures.grid(rows: 13, columns: 8, seed: 11) { _, _, rng in
+            disagreeingWeights ? rng.uniform(0.3...3) : 1.7
+        }
+        let tensor = try SurfaceFit(solver: .tensorGrid).fit(mesh)
+        let banded = try SurfaceFit(solver: .banded).fit(mesh)
+        #expect(tensor.solver == .tensorGrid && banded.solver == .banded)
+        #expect(maxVertexDifference(tensor.mesh, banded.mesh) <= 1e-12)
+        // Both condition estimates are of the same matrix; LAPACK's estimates agree within a factor.
+        #expect(tensor.reciprocalCondition > 0.05 && banded.reciprocalCondition > 0.05)
+    }
+
+    // MARK: The tensor product
+
+    /// Design §4's interior mask (n² v + 4 Σ e + Σ d) / (n (n + 5)) at n = 4 is the outer product
+    /// of the curve mask (1, 4, 1)/6 with itself, and on a grid the whole limit operator is the
+    /// Kronecker product of one curve operator per direction (pinned ends, (1, 4, 1)/6 inside):
+    /// compared entry by entry with the operator built from the surface's masks.
+    @Test func gridLimitOperatorIsTheTensorProductOfCurveOperators() throws {
+        let n = 4.0
+        let curve = [1.0 / 6, 4.0 / 6, 1.0 / 6]
+        #expect(abs(n * n / (n * (n + 5)) - curve[1] * curve[1]) < 1e-16)
+        #expect(abs(4 / (n * (n + 5)) - curve[0] * curve[1]) < 1e-16)
+        #expect(abs(1 / (n * (n + 5)) - curve[0] * curve[2]) < 1e-16)
+
+        let rows = 4, columns = 5
+        let mesh = try MeshTransform.identity(rows: rows, columns: columns)
+        let topology = try SurfaceTopology(faces: mesh.faces, vertexCount: mesh.vertices.count)
+        let limit = LimitOperator(level: topology.level)
+        func curveOperator(_ m: Int) -> [[Double]] {
+            (0..<m).map { i in
+                (0..<m).map { j in
+                    if i == 0 || i == m - 1 { return i == j ? 1 : 0 }
+                    return i == j ? 4.0 / 6 : (abs(i - j) == 1 ? 1.0 / 6 : 0)
+                }
+            }
+        }
+        let ar = curveOperator(rows + 1), ac = curveOperator(columns + 1)
+        let nc = columns + 1
+        var worst = 0.0
+        for i in 0..<limit.order {
+            var row = [Double](repeating: 0, count: limit.order)
+            for k in limit.offsets[i]..<limit.offsets[i + 1] { row[Int(limit.columns[k])] += limit.values[k] }
+            for j in 0..<limit.order {
+                let expected = ar[i / nc][j / nc] * ac[i % nc][j % nc]
+                worst = max(worst, abs(row[j] - expected))
+            }
+        }
+        #expect(worst < 1e-15)
+        // The solver's own curve operator is the same matrix.
+        let solverCurve = TensorGridSolver.curveOperator(points: nc)
+        for i in 0..<nc {
+            #expect(solverCurve.diagonal[i] == ac[i][i])
+            if i + 1 < nc {
+                #expect(solverCurve.sup[i] == ac[i][i + 1])
+                #expect(solverCurve.sub[i] == ac[i + 1][i])
+            }
+        }
+    }
+
+    /// The tensor solver's own sweeps over LAPACK's `dgttrf` factors give what LAPACKE_dgtsv
+    /// gives when called directly on the same grid: along every row (column-major, one right-hand
+    /// side per grid row of every plane), then along every column (row-major, per plane).
+    @Test(arguments: [(1, 1), (1, 6), (7, 12), (40, 3)])
+    func tensorSweepsMatchLAPACKDgtsv(rows: Int, columns: Int) throws {
+        let mesh = try MeshTransform.identity(rows: rows, columns: columns)
+        let grid = try #require(RegularGrid(vertexCount: mesh.vertices.count, faces: mesh.faces))
+        var rng = SplitMix64(seed: UInt64(rows * 100 + columns))
+        let targets = mesh.vertices.map { _ in
+            MeshVertex(from: SIMD2(rng.uniform(-1...1), rng.uniform(-1...1)),
+                       to: SIMD3(rng.uniform(-1...1), rng.uniform(-1...1), rng.uniform(-1...1)))
+        }
+        let rowWeights = mesh.vertices.map { _ in rng.uniform(0.5...2) }
+        var planes = FitPlanes(targets: targets, rowWeights: rowWeights)
+        var reference = planes.values
+        let nr = rows + 1, nc = columns + 1
+        let along = TensorGridSolver.curveOperator(points: nc), across = TensorGridSolver.curveOperator(points: nr)
+        try reference.withUnsafeMutableBufferPointer { b in
+            let base = try #require(b.baseAddress)
+            #expect(along.solve(base, count: 5 * nr, rowMajor: false, leadingDimension: nc) == nil)
+            for p in 0..<5 {
+                #expect(across.solve(base + p * nr * nc, count: nc, rowMajor: true, leadingDimension: nc) == nil)
+            }
+        }
+        let rcond = try TensorGridSolver(grid: grid).solve(&planes, minimumReciprocalCondition: 1e-12)
+        let worst = zip(planes.values, reference).reduce(0.0) { max($0, abs($1.0 - $1.1)) }
+        #expect(worst <= 1e-13)
+        // (1, 4, 1)/6 with pinned ends: ‖A‖₁ ≤ 1 + 1/6 and, diagonally dominant by 1/3, ‖A⁻¹‖ ≤ 3
+        // (in ∞-norm; the 1-norm estimate is of the same order), so the estimate is far from 0.
+        #expect(rcond > 0.05 && rcond <= 1)
+    }
+
+    // MARK: Meshes without a fit
+
+    /// Every corner of a closed cube has valence 3 and mask (9 v + 4 Σ e + Σ d) / 24; on the
+    /// checkerboard its three edge neighbours carry −v and its three diagonal ones +v, so the limit
+    /// is (9 − 12 + 3) v / 24 = 0. S is singular, and a cube whose corners carry that pattern
+    /// cannot be interpolated: the fit must say so rather than return a surface.
+    @Test(arguments: [SurfaceFit.Solver.automatic, .banded])
+    func checkerboardCubeIsASingularSystem(solver: SurfaceFit.Solver) throws {
+        let cube = try FitFixtures.cube(open: false, checkerboardDepth: true)
+        let topology = try SurfaceTopology(faces: cube.faces, vertexCount: 8)
+        let limit = LimitOperator(level: topology.level)
+        let image = limit.apply((0..<8).map(FitFixtures.checkerboard))
+        #expect(image.allSatisfy { abs($0) < 1e-15 }, "S · checkerboard = \(image)")
+
+        do {
+            _ = try cube.fitted(SurfaceFit(solver: solver))
+            Issue.record("the checkerboard cube was fitted")
+        } catch let error as MeshError {
+            #expect(error.kind == .invalidValue)
+            #expect(error.message.contains("singular"), "\(error)")
+            #expect(error.message.contains("condition estimate"), "\(error)")
+        }
+    }
+
+    /// An ill-conditioned system is refused like a singular one, with the estimate in the message:
+    /// asking for a reciprocal condition above the one the solve reports must fail, on both paths.
+    /// (For a grid it is about (2/7)²: each curve operator has ‖A‖₁ = 7/6, from the pinned end's
+    /// column 1 + 1/6, and ‖A⁻¹‖₁ near 3, its diagonal dominance being 1/3.)
+    @Test(arguments: [SurfaceFit.Solver.tensorGrid, .banded])
+    func conditionThresholdRefusesWithTheEstimate(solver: SurfaceFit.Solver) throws {
+        let mesh = try FitFixtures.grid(rows: 4, columns: 5)
+        let estimate = try SurfaceFit(solver: solver).fit(mesh).reciprocalCondition
+        #expect(estimate > 0.05 && estimate < 0.5)
+        let error = #expect(throws: MeshError.self) {
+            try mesh.fitted(SurfaceFit(solver: solver, minimumReciprocalCondition: 2 * estimate))
+        }
+        #expect(error?.kind == .invalidValue)
+        #expect(error?.message.contains("singular") == true)
+        #expect(error?.message.contains(SurfaceFit.scientific(estimate)) == true, "\(String(describing: error))")
+    }
+
+    @Test func tensorSolverRefusesAMeshThatIsNotAGrid() throws {
+        let fan = try FitFixtures.refinedFan(valence: 5, seed: 1)
+        let error = #expect(throws: MeshError.self) { try fan.fitted(SurfaceFit(solver: .tensorGrid)) }
+        #expect(error?.kind == .unsupported)
+    }
+
+    // MARK: Bounds and ordering
+
+    /// Band storage over the limit is refused before it is allocated, stating what it would need.
+    @Test func bandStorageOverTheLimitIsRefusedStatingTheSize() throws {
+        let mesh = try FitFixtures.grid(rows: 10, columns: 10)
+        do {
+            _ = try mesh.fitted(SurfaceFit(solver: .banded, maximumBandBytes: 4096))
+            Issue.record("a 121-unknown band fitted in 4096 bytes")
+        } catch let error as MeshError {
+            #expect(error.kind == .limitExceeded)
+            #expect(error.message.contains("121 unknowns"), "\(error)")
+            #expect(error.message.contains("KiB") && error.message.contains("4.0 KiB"), "\(error)")
+        }
+    }
+
+    /// Randomly renumbered vertices give a matrix whose band is as wide as the mesh; reverse
+    /// Cuthill–McKee must bring it back near a grid's own (about one row of vertices, 11 here: a
+    /// breadth-first level of the 9-point stencil is at most about two rows wide), and the fit
+    /// still interpolates.
+    @Test func reverseCuthillMcKeeNarrowsAShuffledGrid() throws {
+        let grid = try FitFixtures.grid(rows: 10, columns: 30, seed: 5) { _, _, rng in rng.uniform(0.5...2) }
+        var rng = SplitMix64(seed: 99)
+        var permutation = Array(grid.vertices.indices)
+        permutation.shuffle(using: &rng)
+        var vertices = grid.vertices
+        for (old, new) in permutation.enumerated() { vertices[new] = grid.vertices[old] }
+        let faces = grid.faces.map { f in
+            MeshFace(permutation[f.indices[0]], permutation[f.indices[1]], permutation[f.indices[2]], permutation[f.indices[3]], weights: f.weights)
+        }
+        let shuffled = try MeshTransform(vertices: vertices, faces: faces)
+        let result = try SurfaceFit().fit(shuffled)
+        let band = try #require(result.bandwidths)
+        #expect(band.lower <= 3 * 11 && band.upper <= 3 * 11, "bandwidths \(band)")
+        try expectInterpolates(result.mesh, shuffled)
+    }
+
+    @Test func emptyMeshFitsToItself() throws {
+        #expect(try MeshTransform().fitted() == MeshTransform())
+    }
+
+    @Test func conditionEstimatesAreWrittenWithThreeDigits() {
+        #expect(SurfaceFit.scientific(3.0814879110195774e-17) == "3.08e-17")
+        #expect(SurfaceFit.scientific(1e12) == "1.0e+12")
+        #expect(SurfaceFit.scientific(9.999e5) == "1.0e+06")
+        #expect(SurfaceFit.byteCount(4096) == "4.0 KiB")
+    }
+}
