@@ -1,0 +1,11 @@
+/// How triangles are ordered for drawing back to front (design §7).
+public enum PainterSort: String, CaseIterable, Hashable, Sendable {
+    /// Tessellation order.
+    case none
+    /// By centroid screen depth, farthest first, stable: what Core Animation does. Wrong where
+    /// triangles intersect or overlap in a cycle.
+    case depth
+    /// Exact: triangles that overlap on screen are ordered by a BSP tree, splitting where needed, so
+    /// the last piece drawn at every screen point is the nearest surface.
+    case bsp
+}

@@ -1,0 +1,132 @@
+import SurfaceKit
+
+/// Groups the triangles whose screen images overlap (share interior points) into clusters. Only
+/// a cluster needs a BSP tree: triangles of different clusters cover disjoint parts of the screen,
+/// so their relative order does not matter. Neighbours in a mesh only touch along an edge, which
+/// the separating-axis test below sees exactly (both ends of the edge project to exactly 0), so an
+/// unfolded surface falls apart into single triangles and costs no splitting.
+enum ScreenOverlap {
+    /// For each triangle, the smallest triangle index of its cluster (itself when alone).
+    static func clusterRoots(screen: [Point3D], triangles: [SIMD3<Int32>]) -> [Int32] {
+        let n = triangles.count
+        var parent = (0..<Int32(n)).map { $0 }
+        guard n > 1 else { return parent }
+
+        // 2D boxes of the triangles that cover area; zero-area (edge-on) ones cover no interior.
+        var boxes = [SIMD4<Double>](repeating: .zero, count: n)  // minX, minY, maxX, maxY
+        var active = [Bool](repeating: false, count: n)
+        var lo = SIMD2<Double>(.infinity, .infinity), hi = SIMD2<Double>(-.infinity, -.infinity)
+        var sumExtent = 0.0, activeCount = 0
+        for t in 0..<n {
+            let (a, b, c) = corners(screen, triangles[t])
+            let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+            guard area != 0, area.isFinite else { continue }
+            let mn = pointwiseMin(pointwiseMin(a, b), c), mx = pointwiseMax(pointwiseMax(a, b), c)
+            boxes[t] = SIMD4(mn.x, mn.y, mx.x, mx.y)
+            active[t] = true
+            lo = pointwiseMin(lo, mn)
+            hi = pointwiseMax(hi, mx)
+            sumExtent += max(mx.x - mn.x, mx.y - mn.y)
+            activeCount += 1
+        }
+        guard activeCount > 1 else { return parent }
+
+        // A uniform grid with cells about the mean triangle size, capped so it stays small.
+        let extent = hi - lo
+        let meanSize = max(sumExtent / Double(activeCount), 1e-300)
+        let maxCellsPerAxis = max(1.0, min(4096.0, Double(activeCount).squareRoot() * 2))
+        let nx = Int(min(maxCellsPerAxis, max(1, (extent.x / meanSize).rounded(.up))))
+        let ny = Int(min(maxCellsPerAxis, max(1, (extent.y / meanSize).rounded(.up))))
+        let cellW = extent.x > 0 ? extent.x / Double(nx) : 1, cellH = extent.y > 0 ? extent.y / Double(ny) : 1
+        func cellX(_ x: Double) -> Int { min(nx - 1, max(0, Int((x - lo.x) / cellW))) }
+        func cellY(_ y: Double) -> Int { min(ny - 1, max(0, Int((y - lo.y) / cellH))) }
+
+        // Compressed rows: cell → triangles whose box meets it.
+        var start = [Int](repeating: 0, count: nx * ny + 1)
+        for t in 0..<n where active[t] {
+            let box = boxes[t]
+            for y in cellY(box.y)...cellY(box.w) {
+                for x in cellX(box.x)...cellX(box.z) { start[y * nx + x + 1] += 1 }
+            }
+        }
+        for c in 0..<(nx * ny) { start[c + 1] += start[c] }
+        var fill = start
+        var members = [Int32](repeating: 0, count: start[nx * ny])
+        for t in 0..<n where active[t] {
+            let box = boxes[t]
+            for y in cellY(box.y)...cellY(box.w) {
+                for x in cellX(box.x)...cellX(box.z) {
+                    members[fill[y * nx + x]] = Int32(t)
+                    fill[y * nx + x] += 1
+                }
+            }
+        }
+
+        func find(_ x: Int32) -> Int32 {
+            var r = x
+            while parent[Int(r)] != r { r = parent[Int(r)] }
+            var c = x
+            while parent[Int(c)] != r {
+                let next = parent[Int(c)]
+                parent[Int(c)] = r
+                c = next
+            }
+            return r
+        }
+
+        for cy in 0..<ny {
+            for cx in 0..<nx {
+                let cell = cy * nx + cx
+                let range = start[cell]..<start[cell + 1]
+                for p in range {
+                    let i = Int(members[p])
+                    let bi = boxes[i]
+                    for q in (p + 1)..<range.upperBound {
+                        let j = Int(members[q])
+                        let bj = boxes[j]
+                        guard bi.z > bj.x, bj.z > bi.x, bi.w > bj.y, bj.w > bi.y else { continue }
+                        // Test each pair once: in the cell holding the corner where the boxes start to meet.
+                        guard cellX(max(bi.x, bj.x)) == cx, cellY(max(bi.y, bj.y)) == cy else { continue }
+                        let ri = find(Int32(i)), rj = find(Int32(j))
+                        if ri == rj { continue }
+                        if interiorsOverlap(corners(screen, triangles[i]), corners(screen, triangles[j])) {
+                            // The smaller index becomes the root, so roots are cluster minima.
+                            if ri < rj { parent[Int(rj)] = ri } else { parent[Int(ri)] = rj }
+                        }
+                    }
+                }
+            }
+        }
+        for t in 0..<n { parent[t] = find(Int32(t)) }
+        return parent
+    }
+
+    @inline(__always)
+    static func corners(_ screen: [Point3D], _ t: SIMD3<Int32>) -> (SIMD2<Double>, SIMD2<Double>, SIMD2<Double>) {
+        let a = screen[Int(t.x)], b = screen[Int(t.y)], c = screen[Int(t.z)]
+        return (SIMD2(a.x, a.y), SIMD2(b.x, b.y), SIMD2(c.x, c.y))
+    }
+
+    /// Whether two 2D triangles share interior points (separating axes: the six edge normals).
+    /// Touching along an edge or at a corner is not overlap.
+    static func interiorsOverlap(
+        _ p: (SIMD2<Double>, SIMD2<Double>, SIMD2<Double>), _ q: (SIMD2<Double>, SIMD2<Double>, SIMD2<Double>)
+    ) -> Bool {
+        let pa = [p.0, p.1, p.2], qa = [q.0, q.1, q.2]
+        for (tri, other) in [(pa, qa), (qa, pa)] {
+            for k in 0..<3 {
+                let e0 = tri[k], e1 = tri[(k + 1) % 3]
+                let axis = SIMD2(e0.y - e1.y, e1.x - e0.x)
+                // Measured from e0: both ends of the edge then project to exactly 0 (the two
+                // products cancel exactly), so a neighbour across the edge is separated exactly.
+                func along(_ v: SIMD2<Double>) -> Double { (axis * (v - e0)).sum() }
+                let s0 = along(tri[0]), s1 = along(tri[1]), s2 = along(tri[2])
+                let o0 = along(other[0]), o1 = along(other[1]), o2 = along(other[2])
+                let minS = min(s0, s1, s2), maxS = max(s0, s1, s2)
+                let minO = min(o0, o1, o2), maxO = max(o0, o1, o2)
+                if maxS <= minO || maxO <= minS { return false }
+            }
+        }
+        return true
+    }
+}

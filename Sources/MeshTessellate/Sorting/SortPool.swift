@@ -1,0 +1,128 @@
+import SurfaceKit
+
+/// The working set of a painter's sort: vertices in points space with their screen images, and the
+/// triangles (pieces) that use them. New vertices (clip cuts, BSP splits) are always interpolated in
+/// points space, so every vertex's screen position is the projection of its points position.
+struct SortPool: Sendable {
+    let geometry: LayerGeometry
+    /// Vertices of the input mesh; they come first and keep their order.
+    let originalVertexCount: Int
+    var points: [Point3D]
+    var from: [LayerPoint]
+    /// Normals in points space (unit for input vertices; interpolated ones are normalized on output).
+    var normals: [Point3D]
+    /// Screen positions; `.zero` for input vertices at or behind the eye (no triangle uses them).
+    var screen: [Point3D]
+    /// Homogeneous w of each vertex, which turns screen-space parameters into points-space ones.
+    var w: [Double]
+    var triangles: [SIMD3<Int32>]
+    var sourceFaces: [Int32]
+}
+
+extension SortPool {
+    /// The points-space `mesh` clipped at w ≤ clipW exactly as `TriangleMesh.projectedToScreen`
+    /// does (same cut vertices in the same order), so `.none` and `.depth` agree with it vertex for
+    /// vertex.
+    init(clipping mesh: TriangleMesh, geometry: LayerGeometry) throws {
+        self.geometry = geometry
+        let eps = LayerGeometry.clipW
+        let clip = mesh.positions.map { geometry.clipCoordinates(ofPoints: $0) }
+        let anchor = geometry.anchorInPoints
+        originalVertexCount = mesh.vertexCount
+        points = mesh.positions
+        from = mesh.from
+        normals = mesh.normals
+        screen = clip.map { $0.w > eps ? SIMD3($0.x, $0.y, $0.z) / $0.w + anchor : .zero }
+        w = clip.map(\.w)
+        triangles = []
+        sourceFaces = []
+        triangles.reserveCapacity(mesh.triangleCount)
+        sourceFaces.reserveCapacity(mesh.triangleCount)
+
+        var cutVertex: [UInt64: Int32] = [:]
+        for (t, tri) in mesh.triangles.enumerated() {
+            let inside = (clip[Int(tri.x)].w > eps, clip[Int(tri.y)].w > eps, clip[Int(tri.z)].w > eps)
+            let flags = [inside.0, inside.1, inside.2]
+            let count = flags.reduce(0) { $0 + ($1 ? 1 : 0) }
+            if count == 3 {
+                triangles.append(tri)
+                sourceFaces.append(mesh.sourceFaces[t])
+                continue
+            }
+            if count == 0 { continue }
+            var polygon: [Int32] = []
+            for k in 0..<3 {
+                let a = tri[k], b = tri[(k + 1) % 3]
+                if flags[k] { polygon.append(a) }
+                if flags[k] != flags[(k + 1) % 3] {
+                    // Keyed by the ordered pair so both triangles of an edge share the cut.
+                    let (lo, hi) = (min(a, b), max(a, b))
+                    let key = UInt64(UInt32(lo)) << 32 | UInt64(UInt32(hi))
+                    if let v = cutVertex[key] {
+                        polygon.append(v)
+                    } else {
+                        // w is affine in points space, so this t lands on w = clipW exactly.
+                        let t = (eps - clip[Int(lo)].w) / (clip[Int(hi)].w - clip[Int(lo)].w)
+                        let v = try interpolatedVertex(lo, hi, t: t)
+                        cutVertex[key] = v
+                        polygon.append(v)
+                    }
+                }
+            }
+            for k in 1..<(polygon.count - 1) {
+                triangles.append(SIMD3(polygon[0], polygon[k], polygon[k + 1]))
+                sourceFaces.append(mesh.sourceFaces[t])
+            }
+        }
+    }
+
+    /// A new vertex at points-space parameter `t` on the segment a → b.
+    mutating func interpolatedVertex(_ a: Int32, _ b: Int32, t: Double) throws -> Int32 {
+        guard points.count < Int(Int32.max) else {
+            throw MeshError(.limitExceeded, path: "", "the painter's sort needs more than \(Int32.max) vertices")
+        }
+        let (i, j) = (Int(a), Int(b))
+        let p = points[i] + t * (points[j] - points[i])
+        let f = from[i] + t * (from[j] - from[i])
+        // Kept unnormalized, as TriangleMesh+Screen keeps its cut normals (the spaces normalize on
+        // output), so `.none` reproduces `--space screen` bit for bit.
+        let n = normals[i] + t * (normals[j] - normals[i])
+        let h = geometry.clipCoordinates(ofPoints: p)
+        // At a clip cut h.w is clipW up to rounding; divide by the bound so the point stays finite.
+        let eps = LayerGeometry.clipW
+        points.append(p)
+        from.append(f)
+        normals.append(n)
+        screen.append(SIMD3(h.x, h.y, h.z) / max(h.w, eps) + geometry.anchorInPoints)
+        w.append(max(h.w, eps))
+        return Int32(points.count - 1)
+    }
+
+    /// Screen depth of each triangle's centroid.
+    func centroidDepths() -> [Double] {
+        triangles.map { t in
+            (screen[Int(t.x)].z + screen[Int(t.y)].z + screen[Int(t.z)].z) / 3
+        }
+    }
+
+    /// The triangles in `order`, as a mesh in `space` (vertices in pool order whatever the space).
+    func mesh(order: [Int32], triangles tris: [SIMD3<Int32>], faces: [Int32], space: CoordinateSpace) -> TriangleMesh {
+        let positions: [Point3D]
+        let outNormals: [Point3D]
+        switch space {
+        case .points:
+            positions = points
+            outNormals = normals.indices.map { $0 < originalVertexCount ? normals[$0] : normals[$0].normalized() }
+        case .unit:
+            let scale = geometry.pointScale
+            positions = points.map { $0 / scale }
+            outNormals = normals.map { geometry.unitNormal(fromPoints: $0) }
+        case .screen:
+            positions = screen
+            outNormals = normals.map { geometry.screenNormal(fromPoints: $0) }
+        }
+        return TriangleMesh(
+            space: space, positions: positions, from: from, normals: outNormals,
+            triangles: order.map { tris[Int($0)] }, sourceFaces: order.map { faces[Int($0)] })
+    }
+}
