@@ -29,6 +29,15 @@ struct Tessellate: ParsableCommand {
     @Option(name: .customLong("max-triangles"), help: "Refuse, before any work, a tessellation with more triangles than this.")
     var maxTriangles: Int = TessellationOptions.defaultMaximumTriangles
 
+    @Option(help: "Draw order for semi-transparent layers: none (tessellation order), depth (by centroid depth, as Core Animation) or bsp (exact, splitting triangles).")
+    var sort: PainterSort = .none
+
+    @Flag(help: "With --sort, print the number of pieces that splitting added on standard error.")
+    var verbose = false
+
+    @Flag(help: "First fit the control points so that the surface passes through the vertices (as 'meshgeo fit'), then tessellate.")
+    var fit = false
+
     func validate() throws {
         guard maxTriangles >= 0 else { throw ValidationError("--max-triangles must not be negative.") }
     }
@@ -36,9 +45,23 @@ struct Tessellate: ParsableCommand {
     func run() throws {
         let name = InputFile.displayName(input.input)
         try reportingFailures(file: name) {
-            let document = try InputFile.document(input.input)
+            var document = try InputFile.document(input.input)
+            if fit {
+                document.mesh = try document.mesh.fitted()
+            }
             let options = TessellationOptions(steps: steps?.value, diagonal: diagonal, maximumTriangles: maxTriangles)
-            let mesh = try Tessellator.tessellate(document, options: options, space: space)
+            let mesh: TriangleMesh
+            if sort == .none {
+                mesh = try Tessellator.tessellate(document, options: options, space: space)
+            } else {
+                let points = try Tessellator.tessellate(document, options: options, space: .points)
+                let sorted = try PainterSorter.sorted(
+                    mesh: points, geometry: document.geometry, mode: sort, space: space, maximumTriangles: maxTriangles)
+                mesh = sorted.mesh
+                if verbose {
+                    StandardError.write("sort: \(sorted.statistics.addedPieces) pieces added by splitting, \(sorted.statistics.outputTriangles) triangles written")
+                }
+            }
             switch format {
             case .obj:
                 try OutputFile.write(chunks: mesh.objChunks(), to: output.output)
