@@ -12,7 +12,7 @@ struct MeshGeo: ParsableCommand {
             73 or 74 output cannot be written.
             """,
         subcommands: [
-            Tessellate.self, Sort.self, Fit.self, Validate.self, Info.self, Identity.self, Example.self,
+            Tessellate.self, Sort.self, Hit.self, Fit.self, Validate.self, Info.self, Identity.self, Example.self,
             Interpolate.self,
         ]
     )

@@ -1,0 +1,54 @@
+import Dispatch
+import SurfaceKit
+
+public extension HitTester {
+    /// ``hitTest(_:)-(SIMD2<Double>)`` for many screen points, in chunks on all cores; results in
+    /// the order of the points.
+    func hitTest(_ points: [SIMD2<Double>]) -> [ScreenHit?] {
+        HitTester.parallelMap(points) { hitTest($0) }
+    }
+
+    /// ``intersect(_:)-(Ray)`` for many rays, in chunks on all cores; results in the order of the rays.
+    func intersect(_ rays: [Ray]) -> [RayHit?] {
+        HitTester.parallelMap(rays) { intersect($0) }
+    }
+}
+
+extension HitTester {
+    /// Queries per chunk; enough to pay for a thread hand-off, few enough to balance two cores.
+    static let chunkSize = 4096
+
+    static func parallelMap<Query, Answer>(_ queries: [Query], _ body: (Query) -> Answer?) -> [Answer?] {
+        let count = queries.count
+        var results = [Answer?](repeating: nil, count: count)
+        let chunks = (count + chunkSize - 1) / chunkSize
+        guard chunks > 1 else {
+            for i in 0..<count { results[i] = body(queries[i]) }
+            return results
+        }
+        results.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let out = UncheckedPointer(base: base)
+            queries.withUnsafeBufferPointer { input in
+                guard let inputBase = input.baseAddress else { return }
+                let source = UncheckedPointer(base: UnsafeMutablePointer(mutating: inputBase))
+                // Each chunk writes only its own slots; all finish before this returns, so the
+                // non-Sendable body may cross into Dispatch's threads.
+                withoutActuallyEscaping(body) { body in
+                    let work = UncheckedBody(body)
+                    DispatchQueue.concurrentPerform(iterations: chunks) { c in
+                        let lo = c * chunkSize, hi = Swift.min(count, lo + chunkSize)
+                        for i in lo..<hi { out.base[i] = work.body(source.base[i]) }
+                    }
+                }
+            }
+        }
+        return results
+    }
+}
+
+/// A query body handed to Dispatch's threads; see ``HitTester/parallelMap(_:_:)``.
+struct UncheckedBody<Query, Answer>: @unchecked Sendable {
+    let body: (Query) -> Answer
+    init(_ body: @escaping (Query) -> Answer) { self.body = body }
+}

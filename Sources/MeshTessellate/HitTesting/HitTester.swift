@@ -1,0 +1,122 @@
+import SurfaceKit
+
+/// Hit-testing through a tessellated mesh transform (design §8): screen points to the frontmost
+/// layer point they show, and arbitrary points-space rays to their nearest hit.
+///
+/// Build it once per tessellation; the BVH (and, in exact mode, the refined control points) are
+/// shared by every query, and the value is `Sendable`, so queries may run on any thread. Batches
+/// (``hitTest(_:)-(SIMD2<Double>)`` on arrays, ``intersect(_:)-([Ray])``) use all cores.
+public struct HitTester: Sendable {
+    /// The tessellated mesh, points space.
+    public let mesh: TriangleMesh
+    /// The layer's coordinate maps: unit ↔ points ↔ screen.
+    public let geometry: LayerGeometry
+    /// How hits are located.
+    public let precision: HitPrecision
+    let bvh: TriangleBVH
+    /// The layer transform's inverse; `nil` for a singular transform, whose screen queries use
+    /// ``screenFallback`` instead.
+    let inverseTransform: Transform3D?
+    let screenFallback: ScreenFallback?
+    /// The triangle layout and limit patches exact mode refines on.
+    let grid: TessellationGrid?
+    let surface: ExactSurface?
+    /// A points-space point near the middle of the mesh: screen rays start at its screen depth, so
+    /// their origin stays near the geometry whatever the perspective.
+    let centre: Point3D?
+
+    /// A hit tester for any triangle mesh in points space (precision `.triangles`; exact mode needs
+    /// the surface, see ``init(document:options:precision:)``). Throws `.unsupported` for a mesh in
+    /// another space and `.invalidValue` for a triangle naming no vertex.
+    public init(mesh: TriangleMesh, geometry: LayerGeometry) throws {
+        try self.init(mesh: mesh, geometry: geometry, grid: nil, surface: nil)
+    }
+
+    /// Tessellates `mesh` (which must have the topology `tessellator` was made for) and builds a
+    /// hit tester on it; `.exact` also keeps the refined control points for Newton refinement.
+    public init(
+        tessellator: Tessellator, mesh: MeshTransform, geometry: LayerGeometry, precision: HitPrecision = .triangles
+    ) throws {
+        let triangles = try tessellator.tessellate(mesh, geometry: geometry, space: .points)
+        let plan = tessellator.plan
+        let grid = TessellationGrid(
+            controlFaces: plan.controlFaceCount, resolution: plan.resolution,
+            trianglesPerQuad: tessellator.diagonal.trianglesPerQuad)
+        var surface: ExactSurface?
+        if precision == .exact {
+            let topology = try SurfaceTopology(faces: mesh.faces, vertexCount: mesh.vertices.count)
+            let patches = try plan.limitPatches(vertices: mesh.vertices, weights: topology.vertexWeights(faces: mesh.faces))
+            surface = ExactSurface(patches: patches, pointScale: geometry.pointScale)
+        }
+        try self.init(mesh: triangles, geometry: geometry, grid: grid, surface: surface)
+    }
+
+    /// One call: validate, tessellate and build a hit tester for a document.
+    public init(
+        document: MeshDocument, options: TessellationOptions = TessellationOptions(), precision: HitPrecision = .triangles
+    ) throws {
+        try document.layer.validate()
+        try self.init(
+            tessellator: Tessellator(mesh: document.mesh, options: options), mesh: document.mesh,
+            geometry: document.geometry, precision: precision)
+    }
+
+    /// The nearest hit of `ray` (points space) in its interval, or `nil`. In exact mode the hit is
+    /// refined on the limit surface along the same ray.
+    public func intersect(_ ray: Ray) -> RayHit? {
+        guard let hit = triangleHit(ray) else { return nil }
+        if let surface, let grid, let refined = surface.refine(hit, grid: grid, mesh: mesh, along: ray) {
+            return refined
+        }
+        return hit
+    }
+}
+
+extension HitTester {
+    init(mesh: TriangleMesh, geometry: LayerGeometry, grid: TessellationGrid?, surface: ExactSurface?) throws {
+        guard mesh.space == .points else {
+            throw MeshError(.unsupported, path: "", "hit-testing needs a points-space mesh, got one in \(mesh.space.rawValue) space")
+        }
+        for (t, tri) in mesh.triangles.enumerated() {
+            for k in 0..<3 where !(tri[k] >= 0 && Int(tri[k]) < mesh.vertexCount) {
+                throw MeshError(.invalidValue, path: "triangles[\(t)][\(k)]", "\(tri[k]) is out of range (\(mesh.vertexCount) vertices)")
+            }
+        }
+        guard mesh.sourceFaces.count == mesh.triangleCount, mesh.from.count == mesh.vertexCount,
+              mesh.normals.count == mesh.vertexCount else {
+            throw MeshError(.invalidValue, path: "", "the mesh's per-vertex and per-triangle arrays do not match its counts")
+        }
+        self.mesh = mesh
+        self.geometry = geometry
+        self.grid = grid
+        self.surface = surface
+        self.precision = surface == nil ? .triangles : .exact
+        bvh = TriangleBVH(positions: mesh.positions, triangles: mesh.triangles, grid: grid)
+        inverseTransform = geometry.transform.inverse
+        screenFallback = inverseTransform == nil ? ScreenFallback(mesh: mesh, geometry: geometry) : nil
+        centre = mesh.bounds.map { ($0.min + $0.max) / 2 }
+    }
+
+    /// The nearest triangle hit, with barycentric interpolation in points space.
+    func triangleHit(_ ray: Ray) -> RayHit? {
+        guard let h = bvh.intersect(origin: ray.origin, direction: ray.direction, tmin: ray.tmin, tmax: ray.tmax) else {
+            return nil
+        }
+        return hit(triangle: h.triangle, barycentric: SIMD3(1 - h.u - h.v, h.u, h.v), t: h.t)
+    }
+
+    /// A triangle hit at the given barycentric weights.
+    func hit(triangle: Int, barycentric w: SIMD3<Double>, t: Double) -> RayHit {
+        let tri = mesh.triangles[triangle]
+        let a = Int(tri.x), b = Int(tri.y), c = Int(tri.z)
+        let pa = mesh.positions[a], pb = mesh.positions[b], pc = mesh.positions[c]
+        let position = w.x * pa + w.y * pb + w.z * pc
+        let from = w.x * mesh.from[a] + w.y * mesh.from[b] + w.z * mesh.from[c]
+        let geometric = (pb - pa).cross(pc - pa).normalized()
+        let normal = (w.x * mesh.normals[a] + w.y * mesh.normals[b] + w.z * mesh.normals[c]).normalized(or: geometric)
+        return RayHit(
+            t: t, triangle: triangle, face: Int(mesh.sourceFaces[triangle]), barycentric: w,
+            position: position, from: from, normal: normal, geometricNormal: geometric,
+            quad: nil, patchParameter: nil, isExact: false)
+    }
+}

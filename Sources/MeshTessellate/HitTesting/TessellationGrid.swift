@@ -1,0 +1,11 @@
+/// How the triangles of a tessellation are laid out: per control face, `resolution` × `resolution`
+/// sub-quads row by row, `trianglesPerQuad` consecutive triangles each (``Tessellator``'s order).
+/// The BVH uses it as a ready-made hierarchy, exact hit-testing to find a triangle's sub-quad.
+struct TessellationGrid: Hashable, Sendable {
+    var controlFaces: Int
+    var resolution: Int
+    var trianglesPerQuad: Int
+
+    var quadsPerFace: Int { resolution * resolution }
+    var triangleCount: Int { controlFaces * quadsPerFace * trianglesPerQuad }
+}

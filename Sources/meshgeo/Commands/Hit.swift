@@ -1,0 +1,102 @@
+import ArgumentParser
+import MeshTessellate
+import SurfaceKit
+
+struct Hit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Hit-test screen points through a mesh transform: which layer point each one shows.",
+        discussion: """
+            Screen points are in points, in the frame of the layer's untransformed bounds (the layer \
+            transform applied about the anchor, then the perspective divide). Each query prints one \
+            JSON line: {"x":…,"y":…,"hit":true,"face":k,"from":[u,v],"to":[x,y,z],"depth":z} for the \
+            frontmost surface there, or {"x":…,"y":…,"hit":false}. --points reads one 'x y' pair a \
+            line (blank lines are skipped). --exact refines each hit on the limit surface itself.
+            """)
+
+    @OptionGroup var input: InputArgument
+    @OptionGroup var output: OutputOption
+
+    @Option(name: .customLong("at"), help: "A screen point 'x,y' (repeatable).")
+    var at: [ScreenPoint] = []
+
+    @Option(help: "A file of screen points, one 'x y' a line, or '-' for standard input.")
+    var points: String?
+
+    @Flag(help: "Refine hits on the limit surface (Newton on the patch) instead of the triangles.")
+    var exact = false
+
+    @Option(help: "Subdivision steps: a number from 0, or 'auto'. Overrides the file's subdivisionSteps.")
+    var steps: StepsArgument?
+
+    @Option(help: "How quads become triangles: \(DiagonalPolicy.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var diagonal: DiagonalPolicy = .shortest
+
+    @Option(name: .customLong("max-triangles"), help: "Refuse, before any work, a tessellation with more triangles than this.")
+    var maxTriangles: Int = TessellationOptions.defaultMaximumTriangles
+
+    func validate() throws {
+        guard !at.isEmpty || points != nil else { throw ValidationError("Give screen points with --at x,y or --points FILE.") }
+        guard !(points == "-" && input.input == "-") else { throw ValidationError("Only one input can be standard input.") }
+        guard maxTriangles >= 0 else { throw ValidationError("--max-triangles must not be negative.") }
+    }
+
+    func run() throws {
+        try reportingFailures(file: InputFile.displayName(input.input)) {
+            var queries = at.map(\.point)
+            if let points {
+                queries += try Hit.readPoints(points)
+            }
+            let document = try InputFile.document(input.input)
+            let options = TessellationOptions(steps: steps?.value, diagonal: diagonal, maximumTriangles: maxTriangles)
+            let tester = try HitTester(document: document, options: options, precision: exact ? .exact : .triangles)
+            let hits = tester.hitTest(queries)
+            var bytes: [UInt8] = []
+            for (point, hit) in zip(queries, hits) {
+                bytes += Array(Hit.line(point, hit).utf8)
+            }
+            try OutputFile.write(bytes, to: output.output)
+        }
+    }
+}
+
+extension Hit {
+    /// `--at x,y`: two finite numbers.
+    struct ScreenPoint: ExpressibleByArgument {
+        var point: SIMD2<Double>
+
+        init?(argument: String) {
+            let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.count == 2,
+                  let x = Double(String(parts[0].filter { $0 != " " })),
+                  let y = Double(String(parts[1].filter { $0 != " " })),
+                  x.isFinite, y.isFinite else { return nil }
+            point = SIMD2(x, y)
+        }
+    }
+
+    /// Reads `x y` lines; a malformed line is a data error naming the line.
+    static func readPoints(_ path: String) throws -> [SIMD2<Double>] {
+        let name = InputFile.displayName(path)
+        let text = String(decoding: try InputFile.read(path), as: UTF8.self)
+        var result: [SIMD2<Double>] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+            if fields.isEmpty { continue }
+            guard fields.count == 2, let x = Double(fields[0]), let y = Double(fields[1]), x.isFinite, y.isFinite else {
+                let shown = line.count > 60 ? String(line.prefix(60)) + "…" : String(line)
+                throw Failure(.dataError, file: name, "line \(index + 1): expected two finite numbers 'x y', got '\(shown)'")
+            }
+            result.append(SIMD2(x, y))
+        }
+        return result
+    }
+
+    /// One JSON line; numbers in the shortest form that reads back to the same Double.
+    static func line(_ point: SIMD2<Double>, _ hit: ScreenHit?) -> String {
+        func n(_ v: Double) -> String { (v == 0 ? 0.0 : v).description }
+        guard let hit else { return "{\"x\":\(n(point.x)),\"y\":\(n(point.y)),\"hit\":false}\n" }
+        return "{\"x\":\(n(point.x)),\"y\":\(n(point.y)),\"hit\":true,\"face\":\(hit.face),"
+            + "\"from\":[\(n(hit.from.x)),\(n(hit.from.y))],\"to\":[\(n(hit.to.x)),\(n(hit.to.y)),\(n(hit.to.z))],"
+            + "\"depth\":\(n(hit.depth))}\n"
+    }
+}
