@@ -9,84 +9,9 @@ import Testing
 
 // MARK: - Running the tool
 
-private enum FitCLI {
-    /// The binary beside the test bundle, else under the package's scratch directories.
-    static let binary: URL? = {
-        let fm = FileManager.default
-        var candidates: [URL] = []
-        if let first = CommandLine.arguments.first {
-            var url = URL(fileURLWithPath: first)
-            for _ in 0..<4 {
-                url = url.deletingLastPathComponent()
-                candidates.append(url.appendingPathComponent("meshgeo"))
-            }
-        }
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("meshgeo"))
-        }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("meshgeo"))
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        for scratch in [".build-fit", ".build"] {
-            candidates.append(root.appendingPathComponent(scratch).appendingPathComponent("debug").appendingPathComponent("meshgeo"))
-        }
-        return candidates.first { fm.isExecutableFile(atPath: $0.path) }
-    }()
+private typealias FitCLI = MeshGeoCLI
 
-    struct Output {
-        var status: Int32
-        var stdout: Data
-        var stderr: Data
-        var out: String { String(decoding: stdout, as: UTF8.self) }
-        var err: String { String(decoding: stderr, as: UTF8.self) }
-        var errLines: [Substring] { err.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { $0 } }
-    }
-
-    /// Runs meshgeo with standard output and error going to files (an OBJ can be larger than a
-    /// pipe buffer), read after it exits.
-    static func run(_ arguments: [String], in directory: URL) throws -> Output {
-        let binary = try #require(binary, "meshgeo binary not found beside the tests or under .build*/debug")
-        let io = FileManager.default.temporaryDirectory.appendingPathComponent("meshgeo-fit-io-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: io, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: io) }
-        let outURL = io.appendingPathComponent("stdout"), errURL = io.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let outHandle = try FileHandle(forWritingTo: outURL)
-        let errHandle = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try outHandle.close()
-        try errHandle.close()
-        return Output(status: process.terminationStatus, stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL))
-    }
-}
-
-/// A fresh directory per test, removed at the end.
-private final class FitWorkspace {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("meshgeo-fit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    func write(_ name: String, _ text: String) throws { try Data(text.utf8).write(to: url.appendingPathComponent(name)) }
-    func read(_ name: String) throws -> Data { try Data(contentsOf: url.appendingPathComponent(name)) }
-    func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path(name)) }
-    func listing() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() }
-    func run(_ arguments: [String]) throws -> FitCLI.Output { try FitCLI.run(arguments, in: url) }
-}
+private typealias FitWorkspace = CLIWorkspace
 
 // MARK: - OBJ and mesh.json reading (written here, independent of the tool)
 

@@ -5,72 +5,7 @@ import Testing
 // the mesh.json written here (a flat identity face, whose layer point at a screen point is that
 // point over the layer size) and from the output format and exit codes the design fixes.
 
-/// Runs the built meshgeo binary (a copy of CLITests' helper, under its own name).
-enum HitCLI {
-    static let binary: URL? = {
-        let fm = FileManager.default
-        var candidates: [URL] = []
-        if let first = CommandLine.arguments.first {
-            var url = URL(fileURLWithPath: first)
-            for _ in 0..<4 {
-                url = url.deletingLastPathComponent()
-                candidates.append(url.appendingPathComponent("meshgeo"))
-            }
-        }
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("meshgeo"))
-        }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        for scratch in [".build-hit", ".build"] {
-            candidates.append(root.appendingPathComponent(scratch).appendingPathComponent("debug").appendingPathComponent("meshgeo"))
-        }
-        return candidates.first { fm.isExecutableFile(atPath: $0.path) }
-    }()
-
-    struct Output {
-        var status: Int32
-        var out: String
-        var err: String
-        var lines: [String] { out.split(separator: "\n").map(String.init) }
-    }
-
-    /// Runs meshgeo in `directory`; output and error go to files read after exit.
-    static func run(_ arguments: [String], in directory: URL, stdin: Data? = nil) throws -> Output {
-        let binary = try #require(binary, "meshgeo binary not found")
-        let io = directory.appendingPathComponent(".io-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: io, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: io) }
-        let outURL = io.appendingPathComponent("stdout"), errURL = io.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let outHandle = try FileHandle(forWritingTo: outURL), errHandle = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        var inHandle: FileHandle?
-        if let stdin {
-            let inURL = io.appendingPathComponent("stdin")
-            try stdin.write(to: inURL)
-            inHandle = try FileHandle(forReadingFrom: inURL)
-            process.standardInput = inHandle
-        } else {
-            process.standardInput = FileHandle.nullDevice
-        }
-        try process.run()
-        process.waitUntilExit()
-        try outHandle.close()
-        try errHandle.close()
-        try inHandle?.close()
-        return Output(
-            status: process.terminationStatus,
-            out: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            err: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
-    }
-}
+private typealias HitCLI = MeshGeoCLI
 
 /// A fresh directory per test with a flat one-face mesh on a 200 × 100 layer.
 final class HitWorkspace {
@@ -95,8 +30,8 @@ final class HitWorkspace {
         try Data(text.utf8).write(to: url.appendingPathComponent(name))
     }
 
-    func run(_ arguments: [String], stdin: Data? = nil) throws -> HitCLI.Output {
-        try HitCLI.run(arguments, in: url, stdin: stdin)
+    func run(_ arguments: [String], stdin: Data? = nil) throws -> MeshGeoCLI.Output {
+        try MeshGeoCLI.run(arguments, in: url, stdin: stdin)
     }
 }
 
@@ -117,7 +52,7 @@ final class HitWorkspace {
         #expect(r.status == 0, "\(r.err)")
         #expect(r.err.isEmpty)
         let lines = r.lines
-        #expect(lines.count == 3)
+        try #require(lines.count == 3)
         // Keys in the order of §12.
         let pattern = #"^\{"x":[^,]+,"y":[^,]+,"hit":true,"face":0,"from":\[[^,\]]+,[^,\]]+\],"to":\[[^,\]]+,[^,\]]+,[^,\]]+\],"depth":[^,}]+\}$"#
         #expect(lines[0].range(of: pattern, options: .regularExpression) != nil, "\(lines[0])")
