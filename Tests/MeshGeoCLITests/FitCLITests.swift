@@ -4,8 +4,8 @@ import Testing
 // Tests of `meshgeo fit` and `meshgeo tessellate --fit` (design §9, §12), run as a separate process.
 // The expected values are the input vertices themselves: after fitting, the tessellated surface's
 // point for control vertex i (OBJ vertex i: refined points start with the control vertices in
-// order) must be the input vertex i, `to` as `v` and `from` as `vt` (u, 1 − v). The runner and
-// parsers are copies of CLITests.swift's, renamed so the two files stay independent.
+// order) must be the input vertex i, `to` as `v` and `from` as `vt` (u, 1 − v). The runner is
+// the shared one in Support/CLISupport.swift.
 
 // MARK: - Running the tool
 

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 // Tests of `meshgeo sort` (design §7, §12), run as a separate process: the OBJ it writes is the
-// screen-space tessellation in exact back-to-front order. Helpers are prefixed `Sort` so they do
-// not clash with CLITests.swift.
+// screen-space tessellation in exact back-to-front order. The runner is the shared one in
+// Support/CLISupport.swift.
 
 @Suite struct SortCLITests {
     /// The article's wavy-free smallest fold: two faces crossing each other (an X seen from above),
