@@ -25,19 +25,11 @@ struct Hit: ParsableCommand {
     @Flag(help: "Refine hits on the limit surface (Newton on the patch) instead of the triangles.")
     var exact = false
 
-    @Option(help: "Subdivision steps: a number from 0, or 'auto'. Overrides the file's subdivisionSteps.")
-    var steps: StepsArgument?
-
-    @Option(help: "How quads become triangles: \(DiagonalPolicy.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var diagonal: DiagonalPolicy = .shortest
-
-    @Option(name: .customLong("max-triangles"), help: "Refuse, before any work, a tessellation with more triangles than this.")
-    var maxTriangles: Int = TessellationOptions.defaultMaximumTriangles
+    @OptionGroup var tessellation: TessellationArguments
 
     func validate() throws {
         guard !at.isEmpty || points != nil else { throw ValidationError("Give screen points with --at x,y or --points FILE.") }
         guard !(points == "-" && input.input == "-") else { throw ValidationError("Only one input can be standard input.") }
-        guard maxTriangles >= 0 else { throw ValidationError("--max-triangles must not be negative.") }
     }
 
     func run() throws {
@@ -47,7 +39,7 @@ struct Hit: ParsableCommand {
                 queries += try Hit.readPoints(points)
             }
             let document = try InputFile.document(input.input)
-            let options = TessellationOptions(steps: steps?.value, diagonal: diagonal, maximumTriangles: maxTriangles)
+            let options = tessellation.options
             let tester = try HitTester(document: document, options: options, precision: exact ? .exact : .triangles)
             let hits = tester.hitTest(queries)
             var bytes: [UInt8] = []

@@ -17,30 +17,19 @@ struct Sort: ParsableCommand {
     @OptionGroup var input: InputArgument
     @OptionGroup var output: OutputOption
 
-    @Option(help: "Subdivision steps: a number from 0, or 'auto'. Overrides the file's subdivisionSteps.")
-    var steps: StepsArgument?
-
-    @Option(help: "How quads become triangles: \(DiagonalPolicy.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var diagonal: DiagonalPolicy = .shortest
-
-    @Option(name: .customLong("max-triangles"), help: "Refuse a tessellation, or a sort whose splitting would make, more triangles than this.")
-    var maxTriangles: Int = TessellationOptions.defaultMaximumTriangles
+    @OptionGroup var tessellation: TessellationArguments
 
     @Flag(help: "Print the number of pieces that splitting added on standard error.")
     var verbose = false
-
-    func validate() throws {
-        guard maxTriangles >= 0 else { throw ValidationError("--max-triangles must not be negative.") }
-    }
 
     func run() throws {
         let name = InputFile.displayName(input.input)
         try reportingFailures(file: name) {
             let document = try InputFile.document(input.input)
-            let options = TessellationOptions(steps: steps?.value, diagonal: diagonal, maximumTriangles: maxTriangles)
+            let options = tessellation.options
             let points = try Tessellator.tessellate(document, options: options, space: .points)
             let (mesh, statistics) = try PainterSorter.sorted(
-                mesh: points, geometry: document.geometry, mode: .bsp, space: .screen, maximumTriangles: maxTriangles)
+                mesh: points, geometry: document.geometry, mode: .bsp, space: .screen, maximumTriangles: tessellation.maxTriangles)
             try OutputFile.write(chunks: mesh.objChunks(), to: output.output)
             if verbose {
                 StandardError.write(

@@ -14,20 +14,13 @@ struct Tessellate: ParsableCommand {
     @OptionGroup var input: InputArgument
     @OptionGroup var output: OutputOption
 
-    @Option(help: "Subdivision steps: a number from 0, or 'auto'. Overrides the file's subdivisionSteps.")
-    var steps: StepsArgument?
-
-    @Option(help: "How quads become triangles: \(DiagonalPolicy.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var diagonal: DiagonalPolicy = .shortest
+    @OptionGroup var tessellation: TessellationArguments
 
     @Option(help: "The space of the output positions and normals: unit, points or screen.")
     var space: CoordinateSpace = .unit
 
     @Option(help: "The output format.")
     var format: MeshFormat = .obj
-
-    @Option(name: .customLong("max-triangles"), help: "Refuse, before any work, a tessellation with more triangles than this.")
-    var maxTriangles: Int = TessellationOptions.defaultMaximumTriangles
 
     @Option(help: "Draw order for semi-transparent layers: none (tessellation order), depth (by centroid depth, as Core Animation) or bsp (exact, splitting triangles).")
     var sort: PainterSort = .none
@@ -38,10 +31,6 @@ struct Tessellate: ParsableCommand {
     @Flag(help: "First fit the control points so that the surface passes through the vertices (as 'meshgeo fit'), then tessellate.")
     var fit = false
 
-    func validate() throws {
-        guard maxTriangles >= 0 else { throw ValidationError("--max-triangles must not be negative.") }
-    }
-
     func run() throws {
         let name = InputFile.displayName(input.input)
         try reportingFailures(file: name) {
@@ -49,14 +38,14 @@ struct Tessellate: ParsableCommand {
             if fit {
                 document.mesh = try document.mesh.fitted()
             }
-            let options = TessellationOptions(steps: steps?.value, diagonal: diagonal, maximumTriangles: maxTriangles)
+            let options = tessellation.options
             let mesh: TriangleMesh
             if sort == .none {
                 mesh = try Tessellator.tessellate(document, options: options, space: space)
             } else {
                 let points = try Tessellator.tessellate(document, options: options, space: .points)
                 let sorted = try PainterSorter.sorted(
-                    mesh: points, geometry: document.geometry, mode: sort, space: space, maximumTriangles: maxTriangles)
+                    mesh: points, geometry: document.geometry, mode: sort, space: space, maximumTriangles: tessellation.maxTriangles)
                 mesh = sorted.mesh
                 if verbose {
                     StandardError.write("sort: \(sorted.statistics.addedPieces) pieces added by splitting, \(sorted.statistics.outputTriangles) triangles written")

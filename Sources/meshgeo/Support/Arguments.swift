@@ -41,3 +41,24 @@ struct OutputOption: ParsableArguments {
     @Option(name: [.short, .customLong("output")], help: "Write the result to this file (atomically) instead of standard output.")
     var output: String?
 }
+
+/// The tessellation options shared by `tessellate`, `sort` and `hit`.
+struct TessellationArguments: ParsableArguments {
+    @Option(help: "Subdivision steps: a number from 0, or 'auto'. Overrides the file's subdivisionSteps.")
+    var steps: StepsArgument?
+
+    @Option(help: "How quads become triangles: \(DiagonalPolicy.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var diagonal: DiagonalPolicy = .shortest
+
+    @Option(name: .customLong("max-triangles"), help: "Refuse, before any work, to make more triangles than this.")
+    var maxTriangles: Int = TessellationOptions.defaultMaximumTriangles
+
+    func validate() throws {
+        guard maxTriangles >= 0 else { throw ValidationError("--max-triangles must not be negative.") }
+    }
+
+    /// The library's options for these arguments.
+    var options: TessellationOptions {
+        TessellationOptions(steps: steps?.value, diagonal: diagonal, maximumTriangles: maxTriangles)
+    }
+}
