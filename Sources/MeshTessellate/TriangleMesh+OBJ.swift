@@ -65,16 +65,17 @@ extension TriangleMesh {
         let chunkCount = max(1, min(64, count / 4096))
         var chunks = [[UInt8]](repeating: [], count: chunkCount)
         withoutActuallyEscaping(write) { write in
-            let writer = UncheckedWriter(write)
             chunks.withUnsafeMutableBufferPointer { buffer in
                 guard let base = buffer.baseAddress else { return }
-                let out = UncheckedPointer(base: base)
-                DispatchQueueShim.parallelFor(chunkCount) { c in
-                    var bytes = [UInt8]()
-                    let lo = count * c / chunkCount, hi = count * (c + 1) / chunkCount
-                    bytes.reserveCapacity((hi - lo) * 64)
-                    for i in lo..<hi { writer.write(i, &bytes) }
-                    out.base[c] = bytes
+                let out = SharedMutableBuffer(base: base)
+                parallelChunks(chunkCount, minimumChunk: 1) { range in
+                    for c in range {
+                        var bytes = [UInt8]()
+                        let lo = count * c / chunkCount, hi = count * (c + 1) / chunkCount
+                        bytes.reserveCapacity((hi - lo) * 64)
+                        for i in lo..<hi { write(i, &bytes) }
+                        out.base[c] = bytes
+                    }
                 }
             }
         }

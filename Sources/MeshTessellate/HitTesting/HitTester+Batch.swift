@@ -28,18 +28,11 @@ extension HitTester {
         }
         results.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            let out = UncheckedPointer(base: base)
+            let out = SharedMutableBuffer(base: base)
             queries.withUnsafeBufferPointer { input in
-                guard let inputBase = input.baseAddress else { return }
-                let source = UncheckedPointer(base: UnsafeMutablePointer(mutating: inputBase))
-                // Each chunk writes only its own slots; all finish before this returns, so the
-                // non-Sendable body may cross into Dispatch's threads.
-                withoutActuallyEscaping(body) { body in
-                    let work = UncheckedBody(body)
-                    DispatchQueue.concurrentPerform(iterations: chunks) { c in
-                        let lo = c * chunkSize, hi = Swift.min(count, lo + chunkSize)
-                        for i in lo..<hi { out.base[i] = work.body(source.base[i]) }
-                    }
+                // Each chunk writes only its own slots, and all finish before this returns.
+                parallelChunks(count, minimumChunk: chunkSize) { range in
+                    for i in range { out.base[i] = body(input[i]) }
                 }
             }
         }
@@ -47,8 +40,3 @@ extension HitTester {
     }
 }
 
-/// A query body handed to Dispatch's threads; see ``HitTester/parallelMap(_:_:)``.
-struct UncheckedBody<Query, Answer>: @unchecked Sendable {
-    let body: (Query) -> Answer
-    init(_ body: @escaping (Query) -> Answer) { self.body = body }
-}

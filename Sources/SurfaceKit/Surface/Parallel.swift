@@ -4,7 +4,7 @@ import Dispatch
 /// enough to pay for the threads. Chunks are disjoint, so bodies that write only their own range of
 /// an output buffer do not race.
 @inline(__always)
-func parallelChunks(_ count: Int, minimumChunk: Int = 16_384, _ body: (Range<Int>) -> Void) {
+package func parallelChunks(_ count: Int, minimumChunk: Int = 16_384, _ body: (Range<Int>) -> Void) {
     let cores = ProcessInfoCores.count
     let chunks = Swift.min(cores * 4, Swift.max(1, count / minimumChunk))
     if chunks <= 1 {
@@ -22,9 +22,9 @@ func parallelChunks(_ count: Int, minimumChunk: Int = 16_384, _ body: (Range<Int
     }
 }
 
-enum ProcessInfoCores {
+package enum ProcessInfoCores {
     /// Active processor count, read once.
-    static let count: Int = {
+    package static let count: Int = {
         #if canImport(Glibc)
         let n = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         return n > 0 ? n : 1
@@ -34,14 +34,15 @@ enum ProcessInfoCores {
     }()
 }
 
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+package struct UncheckedSendable<Value>: @unchecked Sendable {
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
 }
 
 /// A pointer to a buffer that parallel chunks write disjoint ranges of.
-struct SharedMutableBuffer<Element>: @unchecked Sendable {
-    let base: UnsafeMutablePointer<Element>
+package struct SharedMutableBuffer<Element>: @unchecked Sendable {
+    package let base: UnsafeMutablePointer<Element>
+    package init(base: UnsafeMutablePointer<Element>) { self.base = base }
 }
 
 #if canImport(Glibc)
