@@ -12,8 +12,6 @@ struct LimitOperator: Sendable {
     var columns: [Int32]
     var values: [Double]
 
-    var entryCount: Int { columns.count }
-
     init(level: TopologyLevel) {
         let table = LimitStencilTable(level: level)
         let n = level.vertexCount
