@@ -12,6 +12,8 @@ public struct Tessellator: Sendable {
     let fixedTriangles: [SIMD3<Int32>]?
     /// Maps refined points to output vertices when some control vertices belong to no face.
     let vertexRemap: [Int32]?
+    /// The control face of each output triangle (topology only, so built once).
+    let sourceFaces: [Int32]
 
     /// Prepares tessellation of meshes with `mesh`'s topology. Throws `.limitExceeded`, stating the
     /// count, when the triangles would exceed `options.maximumTriangles`; nothing is refined first.
@@ -30,6 +32,8 @@ public struct Tessellator: Sendable {
             fixedTriangles = nil
         }
         vertexRemap = plan.isolatedVertexCount > 0 ? Tessellator.usedVertexRemap(plan: plan) : nil
+        let perQuad = options.diagonal.trianglesPerQuad
+        sourceFaces = (0..<(plan.quadCount * perQuad)).map { Int32(plan.controlFace(ofQuad: $0 / perQuad)) }
     }
 
     /// Refuses a request over the budget, stating what it would need.
@@ -69,11 +73,6 @@ public struct Tessellator: Sendable {
         let points = unit.to.map { $0 * scale }
         let triangles = fixedTriangles
             ?? Tessellator.triangulate(plan: plan, policy: diagonal, points: points, centers: evaluation.centers.map { $0.to.map { $0 * scale } })
-        var sourceFaces = [Int32](repeating: 0, count: triangles.count)
-        let perQuad = diagonal.trianglesPerQuad
-        for t in sourceFaces.indices {
-            sourceFaces[t] = Int32(plan.controlFace(ofQuad: t / perQuad))
-        }
         var pointsMesh = TriangleMesh(
             space: .points, positions: points, from: unit.from, normals: unit.normals,
             triangles: triangles, sourceFaces: sourceFaces)
