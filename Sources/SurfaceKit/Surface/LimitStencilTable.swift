@@ -13,6 +13,9 @@ struct LimitStencilTable: Sendable {
     /// position (ring + 1 values), then tangent 1, then tangent 2.
     var maskWeights: [Double] = []
     var maskStarts: [Int32] = []
+    /// The kind key of each mask (see `init`), so a vertex's refinement rule can be read back
+    /// without walking its ring again.
+    var maskKeys: [Int32] = []
 
     init(level: TopologyLevel) {
         // Each vertex gets a mask key (−1: no mask; 0: corner; 1: valence-2 interior; 2n: interior
@@ -42,6 +45,7 @@ struct LimitStencilTable: Sendable {
             }
         }
         let distinct = Set(parts.flatMap { $0.keys.filter { $0 >= 0 } }).sorted()
+        maskKeys = distinct
         var idOfKey: [Int32: Int32] = [:]
         for (id, key) in distinct.enumerated() {
             idOfKey[key] = Int32(id)
@@ -101,6 +105,20 @@ struct HomogeneousFrame {
 }
 
 extension LimitStencilTable {
+    /// The refinement rule of vertex v, as ``TopologyLevel/vertexRule(_:scratch:)`` would find it,
+    /// read from the table (a boundary vertex's ring starts and ends with its boundary neighbours).
+    func vertexRule(_ v: Int) -> TopologyLevel.VertexRule {
+        let id = Int(maskIDs[v])
+        guard id >= 0 else { return .corner }
+        let key = maskKeys[id]
+        switch key {
+        case 0: return .corner
+        case 1: return .smooth(valence: 2)
+        case let k where k % 2 == 0: return .smooth(valence: Int(k / 2))
+        default: return .crease(ring[Int(offsets[v])], ring[Int(offsets[v + 1]) - 1])
+        }
+    }
+
     /// Raw views of the table for the evaluation loop (no reference counting per vertex).
     struct View {
         let offsets: UnsafeBufferPointer<Int32>

@@ -137,12 +137,12 @@ extension SubdivisionPlan {
     /// edges and the points Vₖ of its corners, and the B-spline derivative pair for the normal.
     func limitCenters(data: [Homogeneous], pointScale: SIMD3<Double>) -> SurfaceSamples {
         let level = storage.final
+        guard let limit = storage.limit else { return SurfaceSamples() }
         let count = storage.quadFaces.count
         let quadFaces = storage.quadFaces
         let (from, to, normals) = data.withUnsafeBufferPointer { src in
             parallelFill(count: count, (LayerPoint.zero, Point3D.zero, Point3D.zero), minimumChunk: 2048) { q in
                 var row = SparseRow()
-                var scratch: [Int32] = []
                 func point(_ build: (inout SparseRow) -> Void) -> Homogeneous {
                     row.removeAll()
                     build(&row)
@@ -155,7 +155,7 @@ extension SubdivisionPlan {
                 func edgeAndCorner(_ k: Int) -> (Homogeneous, Homogeneous) {
                     let edge = Int(level.faceEdges[4 * g + k])
                     let v = Int(level.faceVertices[4 * g + k])
-                    let rule = level.vertexRule(v, scratch: &scratch)
+                    let rule = limit.vertexRule(v)
                     return (point { level.addEdgePoint(edge, scale: 1, into: &$0) },
                             point { level.addVertexPoint(v, rule: rule, scale: 1, into: &$0) })
                 }
