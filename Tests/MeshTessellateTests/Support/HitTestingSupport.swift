@@ -79,19 +79,8 @@ enum HitSupport {
         return (try MeshTransform(vertices: vertices, faces: faces, depthNormalization: .none), w)
     }
 
-    /// SplitMix64: seeded, reproducible.
-    struct Random: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func uniform(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
-    }
+    /// The module's seeded generator (SplitMix64), shared with the tessellation tests.
+    typealias Random = TessSupport.Random
 
     /// The uniform cubic B-spline basis on one knot interval, written out as polynomials.
     static func basis(_ t: Double) -> [Double] {
