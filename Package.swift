@@ -6,11 +6,13 @@ let package = Package(
     products: [
         .library(name: "SurfaceKit", targets: ["SurfaceKit"]),
         .library(name: "MeshTessellate", targets: ["MeshTessellate"]),
+        .library(name: "MeshRender", targets: ["MeshRender"]),
         .executable(name: "meshgeo", targets: ["meshgeo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // LAPACKE (Debian: liblapacke-dev). Internal shim, not API.
@@ -36,11 +38,27 @@ let package = Package(
                 .product(name: "RealModule", package: "swift-numerics"),
             ]
         ),
+        // libpng (Debian: libpng-dev). Internal shim, not API.
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
+        .target(
+            name: "MeshRender",
+            dependencies: [
+                "SurfaceKit",
+                "MeshTessellate",
+                "CPNG",
+                .product(name: "RealModule", package: "swift-numerics"),
+            ]
+        ),
         .executableTarget(
             name: "meshgeo",
             dependencies: [
                 "SurfaceKit",
                 "MeshTessellate",
+                "MeshRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -51,6 +69,10 @@ let package = Package(
         .testTarget(
             name: "MeshTessellateTests",
             dependencies: ["SurfaceKit", "MeshTessellate"]
+        ),
+        .testTarget(
+            name: "MeshRenderTests",
+            dependencies: ["SurfaceKit", "MeshTessellate", "MeshRender"]
         ),
         .testTarget(
             name: "MeshGeoCLITests",

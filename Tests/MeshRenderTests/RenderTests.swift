@@ -1,0 +1,2 @@
+import MeshRender
+import Testing
