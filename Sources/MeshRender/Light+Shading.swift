@@ -1,0 +1,27 @@
+import SurfaceKit
+
+public extension Light {
+    /// The brightness of a surface with screen-space normal `normal` (design §10):
+    /// `(1 − k) + k·|n̂ · l̂|`, two-sided, clamped to 0…1 so a diffuse factor outside 0…1 cannot
+    /// make a colour negative or overflow. A zero normal (a degenerate triangle) counts as edge-on.
+    func intensity(normal: Point3D) -> Double {
+        let l = direction.normalized()
+        let length = (normal * normal).sum().squareRoot()
+        let cosine = length > 0 && length.isFinite ? abs((normal * l).sum()) / length : 0
+        let value = (1 - diffuse) + diffuse * Swift.min(1, cosine)
+        return value.isFinite ? Swift.min(1, Swift.max(0, value)) : 0
+    }
+}
+
+extension Light {
+    /// A light needs a direction (the zero vector cannot be normalised) and finite numbers.
+    func validateForShading(path: String) throws {
+        let d = direction
+        guard d.x.isFinite, d.y.isFinite, d.z.isFinite, d != .zero else {
+            throw MeshError(.invalidValue, path: path.isEmpty ? "" : "\(path).direction", "the light direction [\(d.x), \(d.y), \(d.z)] must be a finite, non-zero vector")
+        }
+        guard diffuse.isFinite else {
+            throw MeshError(.invalidValue, path: path.isEmpty ? "" : "\(path).diffuse", "the diffuse factor \(diffuse) is not a finite number")
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import ArgumentParser
+import MeshRender
+import MeshTessellate
+import SurfaceKit
+
+/// `meshgeo render`: a picture of the mesh transform, as SVG (the sorted, lit triangles) or as PNG
+/// (the layer's content mapped through the mesh). See Docs/rendering.md.
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw a mesh transform: an SVG of its lit, sorted triangles or a PNG of its content mapped through it.",
+        discussion: """
+            The picture covers the layer's untransformed bounds at --scale pixels per point. SVG: one \
+            flat-shaded polygon per triangle in exact back-to-front order (--sort bsp unless given). \
+            PNG: the texture (a checkerboard when none is given) stretched over the layer and mapped \
+            through the mesh, perspective-correct, anti-aliased, lit, transparent outside the mesh, \
+            composited back to front (--sort depth unless given). The format follows the -o file's \
+            extension, or --format.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case svg, png
+    }
+
+    @OptionGroup var input: InputArgument
+    @OptionGroup var output: OutputOption
+
+    @Option(help: "svg or png; by default the -o file's extension decides (standard output: svg).")
+    var format: Format?
+
+    @Option(help: "PNG only: the layer's content, a PNG file stretched over the layer's bounds.")
+    var texture: String?
+
+    @Option(help: "Pixels per point: the picture is the layer's size times this.")
+    var scale: Double = 1
+
+    @Option(help: "Direction toward the light 'x,y,z' in screen space (overrides the file's layer.light).")
+    var light: LightDirection?
+
+    @Option(help: "Diffuse factor k of the lighting (1 − k) + k·|n·l| (overrides the file's).")
+    var diffuse: Double?
+
+    @Option(help: "The layer's opacity, 0 to 1; below 1 the draw order shows.")
+    var opacity: Double = 1
+
+    @Option(help: "Draw order: none, depth or bsp (exact). Default: bsp for SVG, depth for PNG.")
+    var sort: PainterSort?
+
+    @Flag(help: "SVG only: outline every triangle.")
+    var wireframe = false
+
+    @OptionGroup var tessellation: TessellationArguments
+
+    func validate() throws {
+        guard scale.isFinite, scale > 0 else { throw ValidationError("--scale must be a finite number greater than 0.") }
+        guard opacity.isFinite, opacity >= 0, opacity <= 1 else { throw ValidationError("--opacity must be between 0 and 1.") }
+        if let diffuse, !diffuse.isFinite { throw ValidationError("--diffuse must be a finite number.") }
+        let format = try resolvedFormat()
+        if format == .svg, texture != nil { throw ValidationError("--texture applies to PNG output only.") }
+        if format == .png, wireframe { throw ValidationError("--wireframe applies to SVG output only.") }
+        guard !(texture == "-" && input.input == "-") else { throw ValidationError("Only one input can be standard input.") }
+    }
+
+    /// --format, else the output file's extension, else SVG on standard output.
+    func resolvedFormat() throws -> Format {
+        if let format { return format }
+        guard let path = output.output, path != "-" else { return .svg }
+        let lower = path.lowercased()
+        if lower.hasSuffix(".svg") { return .svg }
+        if lower.hasSuffix(".png") { return .png }
+        throw ValidationError("Cannot tell the format from '\(path)': name it .svg or .png, or pass --format.")
+    }
+
+    func run() throws {
+        let name = InputFile.displayName(input.input)
+        try reportingFailures(file: name) {
+            let document = try InputFile.document(input.input)
+            var fileLight = document.layer.light
+            if let light { fileLight.direction = light.value }
+            if let diffuse { fileLight.diffuse = diffuse }
+            let options = RenderOptions(
+                scale: scale, light: light != nil || diffuse != nil ? fileLight : nil, opacity: opacity, sort: sort,
+                wireframe: wireframe, tessellation: tessellation.options)
+            switch try resolvedFormat() {
+            case .svg:
+                try OutputFile.write(try MeshRenderer.svgData(of: document, options: options), to: output.output)
+            case .png:
+                let content = try texture.map(Render.readTexture)
+                let bytes: [UInt8]
+                do {
+                    bytes = try MeshRenderer.image(of: document, texture: content, options: options).pngData()
+                } catch let error as ImageError {
+                    throw Failure(.ioError, file: output.output ?? "<stdout>", "cannot make the PNG: \(error.message)")
+                }
+                try OutputFile.write(bytes, to: output.output)
+            }
+        }
+    }
+
+    /// Reads a texture: a missing or unreadable file is exit 66, bytes that are not a PNG exit 65.
+    static func readTexture(_ path: String) throws -> RGBAImage {
+        let bytes = try InputFile.read(path)
+        do {
+            return try RGBAImage(png: bytes)
+        } catch {
+            throw Failure(.dataError, file: InputFile.displayName(path), error.message)
+        }
+    }
+}
+
+/// `--light x,y,z`: three finite numbers, not all zero.
+struct LightDirection: ExpressibleByArgument {
+    var value: Point3D
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        var numbers: [Double] = []
+        for part in parts {
+            guard let n = Double(String(part.filter { $0 != " " })), n.isFinite else { return nil }
+            numbers.append(n)
+        }
+        value = Point3D(numbers[0], numbers[1], numbers[2])
+        guard value != .zero else { return nil }
+    }
+}
