@@ -17,8 +17,12 @@ struct Fit: ParsableCommand {
     func run() throws {
         let name = InputFile.displayName(input.input)
         try reportingFailures(file: name) {
+            let progress = ProgressLine("meshgeo fit")
+            defer { progress.finish() }
             var document = try InputFile.document(input.input)
+            progress.stage("solving")
             document.mesh = try document.mesh.fitted()
+            progress.stage("writing")
             try OutputFile.write(document.jsonBytes(), to: output.output)
         }
     }

@@ -18,6 +18,7 @@ struct Sort: ParsableCommand {
     @OptionGroup var output: OutputOption
 
     @OptionGroup var tessellation: TessellationArguments
+    @OptionGroup var export: ExportArguments
 
     @Flag(help: "Print the number of pieces that splitting added on standard error.")
     var verbose = false
@@ -25,12 +26,19 @@ struct Sort: ParsableCommand {
     func run() throws {
         let name = InputFile.displayName(input.input)
         try reportingFailures(file: name) {
+            let progress = ProgressLine("meshgeo sort")
+            defer { progress.finish() }
+            let texture = try export.loadTexture()
             let document = try InputFile.document(input.input)
             let options = tessellation.options
+            progress.stage("tessellating")
             let points = try Tessellator.tessellate(document, options: options, space: .points)
+            progress.stage("sorting")
             let (mesh, statistics) = try PainterSorter.sorted(
                 mesh: points, geometry: document.geometry, mode: .bsp, space: .screen, maximumTriangles: tessellation.maxTriangles)
-            try OutputFile.write(chunks: mesh.objChunks(), to: output.output)
+            progress.stage("writing")
+            try export.write(mesh, texture: texture, to: output.output)
+            progress.finish()
             if verbose {
                 StandardError.write(
                     "sort: \(statistics.clippedTriangles) triangles after clipping, \(statistics.addedPieces) pieces added by splitting, "

@@ -19,8 +19,7 @@ struct Tessellate: ParsableCommand {
     @Option(help: "The space of the output positions and normals: unit, points or screen.")
     var space: CoordinateSpace = .unit
 
-    @Option(help: "The output format.")
-    var format: MeshFormat = .obj
+    @OptionGroup var export: ExportArguments
 
     @Option(help: "Draw order for semi-transparent layers: none (tessellation order), depth (by centroid depth, as Core Animation) or bsp (exact, splitting triangles).")
     var sort: PainterSort = .none
@@ -34,27 +33,33 @@ struct Tessellate: ParsableCommand {
     func run() throws {
         let name = InputFile.displayName(input.input)
         try reportingFailures(file: name) {
+            let progress = ProgressLine("meshgeo tessellate")
+            defer { progress.finish() }
+            let texture = try export.loadTexture()
+            progress.stage("reading")
             var document = try InputFile.document(input.input)
             if fit {
+                progress.stage("fitting")
                 document.mesh = try document.mesh.fitted()
             }
+            progress.stage("tessellating")
             let options = tessellation.options
             let mesh: TriangleMesh
             if sort == .none {
                 mesh = try Tessellator.tessellate(document, options: options, space: space)
             } else {
                 let points = try Tessellator.tessellate(document, options: options, space: .points)
+                progress.stage("sorting")
                 let sorted = try PainterSorter.sorted(
                     mesh: points, geometry: document.geometry, mode: sort, space: space, maximumTriangles: tessellation.maxTriangles)
                 mesh = sorted.mesh
                 if verbose {
+                    progress.finish()
                     StandardError.write("sort: \(sorted.statistics.addedPieces) pieces added by splitting, \(sorted.statistics.outputTriangles) triangles written")
                 }
             }
-            switch format {
-            case .obj:
-                try OutputFile.write(chunks: mesh.objChunks(), to: output.output)
-            }
+            progress.stage("writing")
+            try export.write(mesh, texture: texture, to: output.output)
         }
     }
 }

@@ -28,6 +28,8 @@ struct StepsArgument: ExpressibleByArgument {
 /// Output formats of `tessellate`.
 enum MeshFormat: String, ExpressibleByArgument, CaseIterable {
     case obj
+    case glb
+    case ply
 }
 
 /// The input file argument shared by the commands that read one mesh.

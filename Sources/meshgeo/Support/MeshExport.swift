@@ -1,0 +1,44 @@
+import ArgumentParser
+import MeshTessellate
+
+/// `--format` and `--texture`, shared by the commands that write triangles.
+struct ExportArguments: ParsableArguments {
+    @Option(help: "The output format: obj (Wavefront text), glb (binary glTF) or ply (binary PLY).")
+    var format: MeshFormat = .obj
+
+    @Option(
+        help: ArgumentHelp(
+            "With --format glb: a PNG or JPEG image to embed as the layer's content.",
+            valueName: "image.png"),
+        completion: .file(extensions: ["png", "jpg", "jpeg"]))
+    var texture: String?
+
+    func validate() throws {
+        if texture != nil, format != .glb {
+            throw ValidationError("--texture needs --format glb.")
+        }
+    }
+
+    /// Reads `--texture` (bounded as every input is), before any costly work, so a wrong path
+    /// fails at once: exit 66 when it cannot be read, 65 when it is not a PNG or JPEG image.
+    func loadTexture() throws -> GLBTexture? {
+        guard let texture else { return nil }
+        let bytes = try InputFile.read(texture)
+        guard let image = GLBTexture(bytes: bytes) else {
+            throw Failure(.dataError, file: InputFile.displayName(texture), "not a PNG or JPEG image")
+        }
+        return image
+    }
+
+    /// Writes `mesh` in the chosen format to `path` (standard output when nil).
+    func write(_ mesh: TriangleMesh, texture: GLBTexture? = nil, to path: String?) throws {
+        switch format {
+        case .obj:
+            try OutputFile.write(chunks: mesh.objChunks(), to: path)
+        case .ply:
+            try OutputFile.write(mesh.plyBytes(), to: path)
+        case .glb:
+            try OutputFile.write(mesh.glbBytes(texture: texture), to: path)
+        }
+    }
+}
