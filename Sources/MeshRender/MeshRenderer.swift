@@ -18,7 +18,7 @@ public extension MeshRenderer {
     /// Throws ``MeshError`` for an invalid layer or option, a picture over the size limit or a
     /// tessellation over the triangle budget, and ``ImageError`` for an unusable texture.
     static func image(of document: MeshDocument, texture: RGBAImage? = nil, options: RenderOptions = RenderOptions()) throws -> RGBAImage {
-        let scene = try RenderScene(document: document, options: options, defaultSort: .depth)
+        let scene = try RenderScene(document: document, options: options, defaultSort: .depth, flatShading: false)
         let content = try texture ?? RGBAImage.checkerboard(width: scene.width, height: scene.height)
         return Rasterizer(opacity: Float(options.opacity)).render(scene, texture: TextureSampler(content))
     }
@@ -32,7 +32,7 @@ public extension MeshRenderer {
 
     /// ``svg(of:options:)`` as UTF-8 bytes.
     static func svgData(of document: MeshDocument, options: RenderOptions = RenderOptions()) throws -> [UInt8] {
-        let scene = try RenderScene(document: document, options: options, defaultSort: .bsp)
+        let scene = try RenderScene(document: document, options: options, defaultSort: .bsp, flatShading: true)
         return SVGWriter(opacity: options.opacity, wireframe: options.wireframe).write(scene)
     }
 }

@@ -10,37 +10,15 @@ public extension RGBAImage {
     /// Throws ``ImageError`` `.decode` for bytes that are not a PNG or do not decode, and
     /// `.tooLarge` before decoding an image of more than ``maximumPixelCount`` pixels.
     init(png bytes: [UInt8]) throws(ImageError) {
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        let begun = bytes.withUnsafeBytes { raw -> Int32 in
-            guard let base = raw.baseAddress else { return 0 }
-            return png_image_begin_read_from_memory(&image, base, raw.count)
-        }
-        guard begun != 0 else {
-            let reason = PNGCodec.message(of: &image, fallback: "not a PNG file")
-            png_image_free(&image)
-            throw ImageError(.decode, reason)
-        }
-        let width = Int(image.width), height = Int(image.height)
-        do {
-            try RGBAImage.checkSize(width: width, height: height)
-        } catch {
-            png_image_free(&image)
+        // libpng keeps the memory pointer from begin_read until finish_read, so both calls run
+        // inside one access to the bytes.
+        let decoded = bytes.withUnsafeBytes { raw in PNGCodec.decode(raw) }
+        switch decoded {
+        case .success(let (width, height, pixels)):
+            self.init(unchecked: width, height: height, pixels: pixels)
+        case .failure(let error):
             throw error
         }
-        image.format = PNGCodec.rgbaFormat
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        let finished = pixels.withUnsafeMutableBytes { raw -> Int32 in
-            guard let base = raw.baseAddress else { return 0 }
-            return png_image_finish_read(&image, nil, base, Int32(width * 4), nil)
-        }
-        // finish_read frees libpng's state itself, on success and on failure.
-        guard finished != 0 else {
-            let reason = PNGCodec.message(of: &image, fallback: "the PNG data could not be decoded")
-            png_image_free(&image)
-            throw ImageError(.decode, reason)
-        }
-        self.init(unchecked: width, height: height, pixels: pixels)
     }
 
     /// Encodes the image as an 8-bit RGBA PNG (libpng's default compression).
@@ -78,6 +56,36 @@ public extension RGBAImage {
 }
 
 enum PNGCodec {
+    static func decode(_ raw: UnsafeRawBufferPointer) -> Result<(Int, Int, [UInt8]), ImageError> {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        guard let base = raw.baseAddress, png_image_begin_read_from_memory(&image, base, raw.count) != 0 else {
+            let reason = message(of: &image, fallback: "not a PNG file")
+            png_image_free(&image)
+            return .failure(ImageError(.decode, reason))
+        }
+        let width = Int(image.width), height = Int(image.height)
+        do {
+            try RGBAImage.checkSize(width: width, height: height)
+        } catch {
+            png_image_free(&image)
+            return .failure(error)
+        }
+        image.format = rgbaFormat
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let finished = pixels.withUnsafeMutableBytes { out -> Int32 in
+            guard let target = out.baseAddress else { return 0 }
+            return png_image_finish_read(&image, nil, target, Int32(width * 4), nil)
+        }
+        // finish_read frees libpng's state itself; png_image_free is harmless after it.
+        guard finished != 0 else {
+            let reason = message(of: &image, fallback: "the PNG data could not be decoded")
+            png_image_free(&image)
+            return .failure(ImageError(.decode, reason))
+        }
+        return .success((width, height, pixels))
+    }
+
     /// PNG_FORMAT_RGBA: colour and alpha flags, 8 bits a sample, sRGB.
     static let rgbaFormat: UInt32 = 0x02 | 0x01
 

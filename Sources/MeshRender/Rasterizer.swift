@@ -22,26 +22,36 @@ struct Rasterizer {
 
     func render(_ scene: RenderScene, texture: TextureSampler) -> RGBAImage {
         let width = scene.width, height = scene.height
-        let bins = TileBins(scene: scene)
+        let snapped = RasterVertices.snapped(scene)
+        var bins = TileBins(triangles: scene.triangles, fixed: snapped, width: width, height: height)
+        let vertices = RasterVertices(scene: scene, snapped: snapped, renumbering: &bins.members)
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         pixels.withUnsafeMutableBufferPointer { out in
             guard let base = out.baseAddress else { return }
             let target = SharedMutableBuffer(base: base)
             texture.texels.withUnsafeBufferPointer { texels in
-                withSceneBuffers(scene) { buffers in
-                    parallelChunks(bins.tileCount, minimumChunk: 1) { tiles in
-                        let samples = UnsafeMutablePointer<SIMD4<Float>>.allocate(
-                            capacity: Rasterizer.tileSize * Rasterizer.tileSize * Rasterizer.samplesPerPixel)
-                        defer { samples.deallocate() }
-                        for tile in tiles {
-                            let worker = TileWorker(
-                                scene: buffers, texture: texture, texels: texels, samples: samples, opacity: opacity,
-                                originX: (tile % bins.tilesX) * Rasterizer.tileSize,
-                                originY: (tile / bins.tilesX) * Rasterizer.tileSize,
-                                imageWidth: width, imageHeight: height)
-                            worker.clear()
-                            for t in bins.members(of: tile) { worker.draw(triangle: Int(t)) }
-                            worker.resolve(into: target)
+                vertices.fixed.withUnsafeBufferPointer { fixed in
+                    vertices.linear.withUnsafeBufferPointer { linear in
+                        bins.members.withUnsafeBufferPointer { members in
+                            parallelChunks(bins.tileCount, minimumChunk: 1) { tiles in
+                                let samples = UnsafeMutablePointer<SIMD4<Float>>.allocate(
+                                    capacity: Rasterizer.tileSize * Rasterizer.tileSize * Rasterizer.samplesPerPixel)
+                                defer { samples.deallocate() }
+                                for tile in tiles {
+                                    let worker = TileWorker(
+                                        fixed: fixed, linear: linear,
+                                        texture: TextureLookup(width: texture.width, height: texture.height, texels: texels),
+                                        samples: samples, opacity: opacity,
+                                        originX: (tile % bins.tilesX) * Rasterizer.tileSize,
+                                        originY: (tile / bins.tilesX) * Rasterizer.tileSize,
+                                        imageWidth: width, imageHeight: height)
+                                    worker.clear()
+                                    for k in bins.offsets[tile]..<bins.offsets[tile + 1] {
+                                        worker.draw(members[k])
+                                    }
+                                    worker.resolve(into: target)
+                                }
+                            }
                         }
                     }
                 }
@@ -51,27 +61,75 @@ struct Rasterizer {
     }
 }
 
-/// The scene's arrays as pointers for the hot loop.
-struct SceneBuffers {
-    var x, y, inverseW, u, v, shade: UnsafeBufferPointer<Double>
-    var triangles: UnsafeBufferPointer<SIMD3<Int32>>
-}
+/// Per-vertex data prepared once for the tiles (a vertex is shared by about six triangles and
+/// several tiles), renumbered in the order the tiles first use the vertices.
+///
+/// The renumbering matters: the tessellation lists vertices level by level, so the vertices of
+/// neighbouring triangles lie far apart in memory, and reading them in tile order was a cache miss
+/// per vertex. In first-use order a tile reads nearly sequentially.
+struct RasterVertices {
+    /// Position snapped to 1/256 pixel.
+    var fixed: [SIMD2<Int64>]
+    /// The screen-linear quantities (1/w, u/w, v/w, intensity/w).
+    var linear: [SIMD4<Double>]
 
-private func withSceneBuffers<R>(_ scene: RenderScene, _ body: (SceneBuffers) -> R) -> R {
-    scene.x.withUnsafeBufferPointer { x in
-        scene.y.withUnsafeBufferPointer { y in
-            scene.inverseW.withUnsafeBufferPointer { w in
-                scene.u.withUnsafeBufferPointer { u in
-                    scene.v.withUnsafeBufferPointer { v in
-                        scene.shade.withUnsafeBufferPointer { s in
-                            scene.triangles.withUnsafeBufferPointer { t in
-                                body(SceneBuffers(x: x, y: y, inverseW: w, u: u, v: v, shade: s, triangles: t))
-                            }
-                        }
-                    }
+    /// The scene's positions snapped to 1/256 pixel, in the scene's vertex order. Scene
+    /// coordinates are finite and within the guard band, so they fit with room to spare.
+    static func snapped(_ scene: RenderScene) -> [SIMD2<Int64>] {
+        let count = scene.x.count
+        var fixed = [SIMD2<Int64>](repeating: .zero, count: count)
+        let unit = Double(1 << Rasterizer.subpixelBits)
+        fixed.withUnsafeMutableBufferPointer { pf in
+            guard let bf = pf.baseAddress else { return }
+            let of = SharedMutableBuffer(base: bf)
+            parallelChunks(count, minimumChunk: 32_768) { range in
+                for i in range {
+                    of.base[i] = SIMD2(Rasterizer.snap(scene.x[i] * unit), Rasterizer.snap(scene.y[i] * unit))
                 }
             }
         }
+        return fixed
+    }
+
+    /// Renumbers the vertices that `members` use in first-use order (rewriting `members`) and
+    /// gathers their data.
+    init(scene: RenderScene, snapped: [SIMD2<Int64>], renumbering members: inout [SIMD3<Int32>]) {
+        var newIndex = [Int32](repeating: -1, count: snapped.count)
+        var order: [Int32] = []
+        order.reserveCapacity(snapped.count)
+        members.withUnsafeMutableBufferPointer { list in
+            newIndex.withUnsafeMutableBufferPointer { map in
+                for k in list.indices {
+                    var t = list[k]
+                    for c in 0..<3 {
+                        let old = Int(t[c])
+                        var n = map[old]
+                        if n < 0 {
+                            n = Int32(order.count)
+                            map[old] = n
+                            order.append(Int32(old))
+                        }
+                        t[c] = n
+                    }
+                    list[k] = t
+                }
+            }
+        }
+        fixed = order.map { snapped[Int($0)] }
+        linear = order.map { old in
+            let i = Int(old), w = scene.inverseW[i]
+            return SIMD4(w, scene.u[i] * w, scene.v[i] * w, scene.shade[i] * w)
+        }
+    }
+}
+
+extension Rasterizer {
+    /// Rounds to the nearest integer (halves away from zero) without a libm call; non-finite or
+    /// huge values (which the guard band excludes) become 0 rather than trapping.
+    @inline(__always)
+    static func snap(_ value: Double) -> Int64 {
+        guard abs(value) < 9e15 else { return 0 }
+        return Int64(value < 0 ? value - 0.5 : value + 0.5)
     }
 }
 
@@ -79,55 +137,51 @@ private func withSceneBuffers<R>(_ scene: RenderScene, _ body: (SceneBuffers) ->
 struct TileBins {
     let tilesX: Int
     let tilesY: Int
-    /// Tile t's triangles are `members[offsets[t]..<offsets[t + 1]]`.
-    private(set) var offsets: [Int]
-    private(set) var members: [Int32]
+    /// Tile t's triangles are `members[offsets[t]..<offsets[t + 1]]`. They hold the triangles'
+    /// vertex indices rather than their positions in draw order: a tile reads its list in order,
+    /// whereas draw-order positions are scattered over the whole array (a cache miss each).
+    let offsets: [Int]
+    var members: [SIMD3<Int32>]
 
     var tileCount: Int { tilesX * tilesY }
 
-    init(scene: RenderScene) {
-        let size = Rasterizer.tileSize
-        tilesX = (scene.width + size - 1) / size
-        tilesY = (scene.height + size - 1) / size
-        let tilesX = self.tilesX, tilesY = self.tilesY
-        let maxX = scene.width - 1, maxY = scene.height - 1
-        /// The tile range of a triangle's pixel bounding box, or nil when it misses the picture.
-        func tileRange(_ t: SIMD3<Int32>) -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
-            let a = Int(t.x), b = Int(t.y), c = Int(t.z)
-            let lx = Swift.min(scene.x[a], scene.x[b], scene.x[c]), hx = Swift.max(scene.x[a], scene.x[b], scene.x[c])
-            let ly = Swift.min(scene.y[a], scene.y[b], scene.y[c]), hy = Swift.max(scene.y[a], scene.y[b], scene.y[c])
-            // Scene coordinates are finite and within the guard band, so these conversions are safe.
-            guard hx >= 0, hy >= 0, lx <= Double(maxX + 1), ly <= Double(maxY + 1) else { return nil }
-            let px0 = Swift.max(0, Int(lx.rounded(.down))), px1 = Swift.min(maxX, Int(hx.rounded(.down)))
-            let py0 = Swift.max(0, Int(ly.rounded(.down))), py1 = Swift.min(maxY, Int(hy.rounded(.down)))
-            guard px0 <= px1, py0 <= py1 else { return nil }
-            return (px0 / size, py0 / size, px1 / size, py1 / size)
-        }
+    init(triangles: [SIMD3<Int32>], fixed snapped: [SIMD2<Int64>], width: Int, height: Int) {
+        let size = Int64(Rasterizer.tileSize)
+        let tilesX = (width + Rasterizer.tileSize - 1) / Rasterizer.tileSize
+        let tilesY = (height + Rasterizer.tileSize - 1) / Rasterizer.tileSize
+        self.tilesX = tilesX
+        self.tilesY = tilesY
+        let bits = Rasterizer.subpixelBits
+        let maxX = Int64(width - 1), maxY = Int64(height - 1)
+        // Each triangle's range of tiles, packed (x0, y0, x1, y1); x0 = −1 when it misses the picture.
+        var ranges = [SIMD4<Int32>](repeating: SIMD4(-1, -1, -1, -1), count: triangles.count)
         var counts = [Int](repeating: 0, count: tilesX * tilesY + 1)
-        var ranges = [SIMD4<Int32>](repeating: SIMD4(-1, -1, -1, -1), count: scene.triangles.count)
-        for (i, t) in scene.triangles.enumerated() {
-            guard let r = tileRange(t) else { continue }
-            ranges[i] = SIMD4(Int32(r.x0), Int32(r.y0), Int32(r.x1), Int32(r.y1))
-            for ty in r.y0...r.y1 {
-                for tx in r.x0...r.x1 { counts[ty * tilesX + tx + 1] += 1 }
+        snapped.withUnsafeBufferPointer { fixed in
+            for (i, t) in triangles.enumerated() {
+                let a = fixed[Int(t.x)], b = fixed[Int(t.y)], c = fixed[Int(t.z)]
+                let lo = pointwiseMin(pointwiseMin(a, b), c) &>> bits, hi = pointwiseMax(pointwiseMax(a, b), c) &>> bits
+                guard hi.x >= 0, hi.y >= 0, lo.x <= maxX, lo.y <= maxY else { continue }
+                let x0 = Swift.max(0, lo.x) / size, x1 = Swift.min(maxX, hi.x) / size
+                let y0 = Swift.max(0, lo.y) / size, y1 = Swift.min(maxY, hi.y) / size
+                ranges[i] = SIMD4(Int32(x0), Int32(y0), Int32(x1), Int32(y1))
+                for ty in Int(y0)...Int(y1) {
+                    for tx in Int(x0)...Int(x1) { counts[ty * tilesX + tx + 1] += 1 }
+                }
             }
         }
         for k in 1..<counts.count { counts[k] += counts[k - 1] }
         var next = counts
-        var members = [Int32](repeating: 0, count: counts[tilesX * tilesY])
+        var members = [SIMD3<Int32>](repeating: .zero, count: counts[tilesX * tilesY])
         for (i, r) in ranges.enumerated() where r.x >= 0 {
             for ty in Int(r.y)...Int(r.w) {
                 for tx in Int(r.x)...Int(r.z) {
                     let tile = ty * tilesX + tx
-                    members[next[tile]] = Int32(i)
+                    members[next[tile]] = triangles[i]
                     next[tile] += 1
                 }
             }
         }
-        _ = tilesY
         offsets = counts
         self.members = members
     }
-
-    func members(of tile: Int) -> ArraySlice<Int32> { members[offsets[tile]..<offsets[tile + 1]] }
 }

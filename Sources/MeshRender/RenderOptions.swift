@@ -52,6 +52,11 @@ public extension RenderOptions {
             }
             sides[k] = Swift.max(1, Int(side))
         }
+        guard sides[0] * sides[1] <= RGBAImage.maximumPixelCount else {
+            throw MeshError(
+                .limitExceeded, path: "layer.size",
+                "\(sides[0]) × \(sides[1]) pixels at scale \(scale) is over the limit of \(RGBAImage.maximumPixelCount) pixels")
+        }
         return (sides[0], sides[1])
     }
 

@@ -23,13 +23,14 @@ extension RenderScene {
         }
         guard let first = triangles.firstIndex(where: { !(inside($0.x) && inside($0.y) && inside($0.z)) }) else { return }
 
+        let flat = !flatShade.isEmpty
         var kept = Array(triangles[..<first])
-        var keptShade = Array(flatShade[..<first])
+        var keptShade = flat ? Array(flatShade[..<first]) : []
         for t in first..<triangles.count {
             let tri = triangles[t]
             if inside(tri.x) && inside(tri.y) && inside(tri.z) {
                 kept.append(tri)
-                keptShade.append(flatShade[t])
+                if flat { keptShade.append(flatShade[t]) }
                 continue
             }
             var polygon = [tri.x, tri.y, tri.z].map(clipVertex)
@@ -51,7 +52,7 @@ extension RenderScene {
             }
             for k in 1..<(polygon.count - 1) {
                 kept.append(SIMD3(base, base + Int32(k), base + Int32(k + 1)))
-                keptShade.append(flatShade[t])
+                if flat { keptShade.append(flatShade[t]) }
             }
         }
         triangles = kept

@@ -21,7 +21,7 @@ struct RenderScene {
     var shade: [Double]
     /// Back to front.
     var triangles: [SIMD3<Int32>]
-    /// The lighting intensity of each triangle's own plane (flat shading).
+    /// The lighting intensity of each triangle's own plane (flat shading); empty when not asked for.
     var flatShade: [Double]
 }
 
@@ -31,7 +31,7 @@ extension RenderScene {
     static let guardBand: Double = 8192
 
     /// Tessellates, sorts and projects `document` for a picture.
-    init(document: MeshDocument, options: RenderOptions, defaultSort: PainterSort) throws {
+    init(document: MeshDocument, options: RenderOptions, defaultSort: PainterSort, flatShading: Bool) throws {
         try document.layer.validate()
         try options.validate()
         let light = options.light ?? document.layer.light
@@ -43,11 +43,16 @@ extension RenderScene {
             mesh: points, geometry: geometry, mode: options.sort ?? defaultSort, space: .points,
             maximumTriangles: options.tessellation.maximumTriangles
         ).mesh
-        self.init(projecting: sorted, geometry: geometry, light: light, scale: options.scale, width: size.width, height: size.height)
+        self.init(
+            projecting: sorted, geometry: geometry, light: light, scale: options.scale, width: size.width, height: size.height,
+            flatShading: flatShading)
     }
 
     /// Projects a points-space mesh already in draw order.
-    init(projecting mesh: TriangleMesh, geometry: LayerGeometry, light: Light, scale: Double, width: Int, height: Int) {
+    init(
+        projecting mesh: TriangleMesh, geometry: LayerGeometry, light: Light, scale: Double, width: Int, height: Int,
+        flatShading: Bool
+    ) {
         self.width = width
         self.height = height
         let count = mesh.vertexCount
@@ -84,10 +89,10 @@ extension RenderScene {
         self.y = y
         self.inverseW = inverseW
         self.shade = shade
-        self.u = mesh.from.map(\.x)
-        self.v = mesh.from.map(\.y)
+        self.u = mesh.from.map { $0.x }
+        self.v = mesh.from.map { $0.y }
         self.triangles = mesh.triangles
-        self.flatShade = mesh.triangles.map { t in
+        self.flatShade = !flatShading ? [] : mesh.triangles.map { t in
             let a = mesh.positions[Int(t.x)], b = mesh.positions[Int(t.y)], c = mesh.positions[Int(t.z)]
             var n = geometry.transform.transformNormal((b - a).cross(c - a))
             if n == .zero || !(n.x.isFinite && n.y.isFinite && n.z.isFinite) {

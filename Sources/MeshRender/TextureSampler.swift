@@ -1,7 +1,4 @@
-/// Bilinear lookup in the layer's content, stretched over the layer's bounds: layer point (u, v)
-/// in unit coordinates lands on texel coordinate (u·width, v·height), texel centres at +½.
-/// Samples are premultiplied (so filtering never bleeds the colour of transparent texels) and
-/// clamped to the edge outside 0…1.
+/// The layer's content as premultiplied floating-point texels, ready for filtering.
 struct TextureSampler {
     let width: Int
     let height: Int
@@ -21,10 +18,20 @@ struct TextureSampler {
         }
         self.texels = texels
     }
+}
+
+/// Bilinear lookup in the layer's content, stretched over the layer's bounds: layer point (u, v)
+/// in unit coordinates lands on texel coordinate (u·width, v·height), texel centres at +½.
+/// Samples are premultiplied (so filtering never bleeds the colour of transparent texels) and
+/// clamped to the edge outside 0…1.
+struct TextureLookup {
+    let width: Int
+    let height: Int
+    let texels: UnsafeBufferPointer<SIMD4<Float>>
 
     /// The filtered, premultiplied colour at layer point (u, v).
     @inline(__always)
-    func sample(u: Double, v: Double, in texels: UnsafeBufferPointer<SIMD4<Float>>) -> SIMD4<Float> {
+    func sample(u: Double, v: Double) -> SIMD4<Float> {
         var tx = u * Double(width) - 0.5, ty = v * Double(height) - 0.5
         // Also catches NaN, which would trap in the conversions below.
         if !(tx > 0) { tx = 0 }

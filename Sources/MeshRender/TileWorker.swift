@@ -2,9 +2,9 @@ import SurfaceKit
 
 /// Rasterizes into one tile's sample buffer (see ``Rasterizer``).
 struct TileWorker {
-    let scene: SceneBuffers
-    let texture: TextureSampler
-    let texels: UnsafeBufferPointer<SIMD4<Float>>
+    let fixed: UnsafeBufferPointer<SIMD2<Int64>>
+    let linear: UnsafeBufferPointer<SIMD4<Double>>
+    let texture: TextureLookup
     /// tileSize² pixels × 16 samples, premultiplied RGBA.
     let samples: UnsafeMutablePointer<SIMD4<Float>>
     let opacity: Float
@@ -26,51 +26,45 @@ struct TileWorker {
         samples.update(repeating: .zero, count: TileWorker.size * TileWorker.size * Rasterizer.samplesPerPixel)
     }
 
-    /// Composites triangle `t` over the samples it covers.
-    func draw(triangle t: Int) {
-        let tri = scene.triangles[t]
-        var i1 = Int(tri.y), i2 = Int(tri.z)
+    /// Composites the triangle with vertex indices `tri` over the samples it covers.
+    func draw(_ tri: SIMD3<Int32>) {
         let i0 = Int(tri.x)
-        let unit = TileWorker.unit, unitD = Double(unit)
-        // The scene keeps coordinates finite and within the guard band, so these fit easily.
-        let x0 = Int64((scene.x[i0] * unitD).rounded()), y0 = Int64((scene.y[i0] * unitD).rounded())
-        var x1 = Int64((scene.x[i1] * unitD).rounded()), y1 = Int64((scene.y[i1] * unitD).rounded())
-        var x2 = Int64((scene.x[i2] * unitD).rounded()), y2 = Int64((scene.y[i2] * unitD).rounded())
-        var area = (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0)
+        var i1 = Int(tri.y), i2 = Int(tri.z)
+        let p0 = fixed[i0]
+        var p1 = fixed[i1], p2 = fixed[i2]
+        var area = (p1.x - p0.x) * (p2.y - p0.y) - (p1.y - p0.y) * (p2.x - p0.x)
         if area == 0 { return }
         // Two-sided: a triangle seen from behind (a fold) is drawn like one seen from the front.
         if area < 0 {
             swap(&i1, &i2)
-            swap(&x1, &x2)
-            swap(&y1, &y2)
+            swap(&p1, &p2)
             area = -area
         }
+        let size = TileWorker.size
+        let bits = Rasterizer.subpixelBits
+        let px0 = Swift.max(originX, Int(Swift.min(p0.x, p1.x, p2.x) &>> bits))
+        let px1 = Swift.min(originX + size - 1, imageWidth - 1, Int(Swift.max(p0.x, p1.x, p2.x) &>> bits))
+        let py0 = Swift.max(originY, Int(Swift.min(p0.y, p1.y, p2.y) &>> bits))
+        let py1 = Swift.min(originY + size - 1, imageHeight - 1, Int(Swift.max(p0.y, p1.y, p2.y) &>> bits))
+        guard px0 <= px1, py0 <= py1 else { return }
+
         // Edge k runs from vertex k to k+1; inside is E ≥ 0. E = A·(px − xk) + B·(py − yk).
-        let a0 = y0 - y1, b0 = x1 - x0
-        let a1 = y1 - y2, b1 = x2 - x1
-        let a2 = y2 - y0, b2 = x0 - x2
+        let a0 = p0.y - p1.y, b0 = p1.x - p0.x
+        let a1 = p1.y - p2.y, b1 = p2.x - p1.x
+        let a2 = p2.y - p0.y, b2 = p0.x - p2.x
         // A sample exactly on an edge belongs to the triangle whose edge has A > 0 (or A = 0,
         // B > 0); the neighbour across a shared edge sees (−A, −B), so exactly one takes it.
         func bias(_ a: Int64, _ b: Int64) -> Int64 { a > 0 || (a == 0 && b > 0) ? 0 : -1 }
         let bias0 = bias(a0, b0), bias1 = bias(a1, b1), bias2 = bias(a2, b2)
 
-        let size = TileWorker.size
-        let px0 = Swift.max(originX, Int(Swift.min(x0, x1, x2) >> Rasterizer.subpixelBits))
-        let px1 = Swift.min(originX + size - 1, imageWidth - 1, Int(Swift.max(x0, x1, x2) >> Rasterizer.subpixelBits))
-        let py0 = Swift.max(originY, Int(Swift.min(y0, y1, y2) >> Rasterizer.subpixelBits))
-        let py1 = Swift.min(originY + size - 1, imageHeight - 1, Int(Swift.max(y0, y1, y2) >> Rasterizer.subpixelBits))
-        guard px0 <= px1, py0 <= py1 else { return }
-
         // Screen-linear quantities (1/w, u/w, v/w, shade/w) as planes over the snapped triangle.
-        func linear(_ i: Int) -> SIMD4<Double> {
-            let w = scene.inverseW[i]
-            return SIMD4(w, scene.u[i] * w, scene.v[i] * w, scene.shade[i] * w)
-        }
-        let f0 = linear(i0), d1 = linear(i1) - f0, d2 = linear(i2) - f0
-        let ox = Double(x0) / unitD, oy = Double(y0) / unitD
-        let ex1 = Double(x1 - x0) / unitD, ey1 = Double(y1 - y0) / unitD
-        let ex2 = Double(x2 - x0) / unitD, ey2 = Double(y2 - y0) / unitD
+        let unit = TileWorker.unit, unitD = Double(unit)
+        let f0 = linear[i0], d1 = linear[i1] - f0, d2 = linear[i2] - f0
+        let ox = Double(p0.x) / unitD, oy = Double(p0.y) / unitD
+        let ex1 = Double(p1.x - p0.x) / unitD, ey1 = Double(p1.y - p0.y) / unitD
+        let ex2 = Double(p2.x - p0.x) / unitD, ey2 = Double(p2.y - p0.y) / unitD
         let inverseArea = unitD * unitD / Double(area)
+        let reach = TileWorker.extrapolationLimit
 
         let step = TileWorker.sampleStep
         let sx0 = a0 * step, sx1 = a1 * step, sx2 = a2 * step
@@ -80,72 +74,94 @@ struct TileWorker {
         let low1 = Swift.min(0, 3 * sx1) + Swift.min(0, 3 * sy1), high1 = Swift.max(0, 3 * sx1) + Swift.max(0, 3 * sy1)
         let low2 = Swift.min(0, 3 * sx2) + Swift.min(0, 3 * sy2), high2 = Swift.max(0, 3 * sx2) + Swift.max(0, 3 * sy2)
 
+        // The guard band bounds coordinates by 2²³ units, so every edge value stays below 2⁵⁰:
+        // the hot loop uses wrapping arithmetic, which cannot wrap here, without overflow checks.
         let first = TileWorker.firstSample
+        let sampleX = Int64(px0) &* unit &+ first
+        var rowY = Int64(py0) &* unit &+ first
+        let stepX0 = a0 &* unit, stepX1 = a1 &* unit, stepX2 = a2 &* unit
         for py in py0...py1 {
-            let sampleY = Int64(py) * unit + first, sampleX = Int64(px0) * unit + first
-            var e0 = a0 * (sampleX - x0) + b0 * (sampleY - y0) + bias0
-            var e1 = a1 * (sampleX - x1) + b1 * (sampleY - y1) + bias1
-            var e2 = a2 * (sampleX - x2) + b2 * (sampleY - y2) + bias2
+            var e0 = a0 &* (sampleX &- p0.x) &+ b0 &* (rowY &- p0.y) &+ bias0
+            var e1 = a1 &* (sampleX &- p1.x) &+ b1 &* (rowY &- p1.y) &+ bias1
+            var e2 = a2 &* (sampleX &- p2.x) &+ b2 &* (rowY &- p2.y) &+ bias2
+            rowY &+= unit
             for px in px0...px1 {
-                defer {
-                    e0 += a0 * unit
-                    e1 += a1 * unit
-                    e2 += a2 * unit
-                }
-                if e0 + high0 < 0 || e1 + high1 < 0 || e2 + high2 < 0 { continue }
+                let (c0, c1, c2) = (e0, e1, e2)
+                e0 &+= stepX0
+                e1 &+= stepX1
+                e2 &+= stepX2
+                if (c0 &+ high0) | (c1 &+ high1) | (c2 &+ high2) < 0 { continue }
                 var mask: UInt32 = 0xFFFF
-                var centroid: (x: Double, y: Double)?
-                if e0 + low0 < 0 || e1 + low1 < 0 || e2 + low2 < 0 {
-                    mask = 0
-                    var sumX = 0, sumY = 0, count = 0
-                    var r0 = e0, r1 = e1, r2 = e2
-                    for row in 0..<4 {
-                        var c0 = r0, c1 = r1, c2 = r2
-                        for column in 0..<4 {
-                            if (c0 | c1 | c2) >= 0 {
-                                mask |= 1 << UInt32(row * 4 + column)
-                                sumX += column
-                                sumY += row
-                                count += 1
-                            }
-                            c0 += sx0
-                            c1 += sx1
-                            c2 += sx2
-                        }
-                        r0 += sy0
-                        r1 += sy1
-                        r2 += sy2
-                    }
-                    if count == 0 { continue }
-                    centroid = (
-                        Double(px) + (2 * Double(sumX) / Double(count) + 1) / 8,
-                        Double(py) + (2 * Double(sumY) / Double(count) + 1) / 8)
+                if (c0 &+ low0) | (c1 &+ low1) | (c2 &+ low2) < 0 {
+                    mask = TileWorker.coverage(c0, c1, c2, sx0, sx1, sx2, sy0, sy1, sy2)
+                    if mask == 0 { continue }
                 }
                 // Shade once, at the pixel centre: neighbouring triangles of one smooth map then
                 // agree exactly (an identity mesh reproduces its texture pixel for pixel). Where
                 // the centre lies far outside a partly covering triangle (a sliver), extrapolating
-                // its plane is unreliable; shade at the centroid of its covered samples instead,
+                // its planes is unreliable; shade at the centroid of its covered samples instead,
                 // which lies inside it (GPUs' centroid sampling).
-                func planes(_ qx: Double, _ qy: Double) -> (f: SIMD4<Double>, inside: Bool) {
-                    let rx = qx - ox, ry = qy - oy
-                    let l1 = (rx * ey2 - ry * ex2) * inverseArea
-                    let l2 = (ex1 * ry - ey1 * rx) * inverseArea
-                    let reach = TileWorker.extrapolationLimit
-                    return (f0 + l1 * d1 + l2 * d2, l1 >= -reach && l2 >= -reach && 1 - l1 - l2 >= -reach)
-                }
-                let atCentre = planes(Double(px) + 0.5, Double(py) + 0.5)
-                var f = atCentre.f
-                if let centroid, !(atCentre.inside && f.x > 0) {
-                    f = planes(centroid.x, centroid.y).f
+                var qx = Double(px) + 0.5, qy = Double(py) + 0.5
+                var l1 = ((qx - ox) * ey2 - (qy - oy) * ex2) * inverseArea
+                var l2 = (ex1 * (qy - oy) - ey1 * (qx - ox)) * inverseArea
+                var f = f0 + l1 * d1 + l2 * d2
+                if mask != 0xFFFF, !(l1 >= -reach && l2 >= -reach && 1 - l1 - l2 >= -reach && f.x > 0) {
+                    let centroid = TileWorker.centroid(of: mask)
+                    qx = Double(px) + centroid.x
+                    qy = Double(py) + centroid.y
+                    l1 = ((qx - ox) * ey2 - (qy - oy) * ex2) * inverseArea
+                    l2 = (ex1 * (qy - oy) - ey1 * (qx - ox)) * inverseArea
+                    f = f0 + l1 * d1 + l2 * d2
                 }
                 guard f.x > 0 else { continue }
-                let u = f.y / f.x, v = f.z / f.x
-                let shade = Float(Swift.min(1, Swift.max(0, f.w / f.x)))
-                let texel = texture.sample(u: u, v: v, in: texels)
+                let inverse = 1 / f.x
+                let shade = Float(Swift.min(1, Swift.max(0, f.w * inverse)))
+                let texel = texture.sample(u: f.y * inverse, v: f.z * inverse)
                 let colour = SIMD4<Float>(texel.x * shade, texel.y * shade, texel.z * shade, texel.w) * opacity
                 composite(colour, mask: mask, pixel: (py - originY) * size + (px - originX))
             }
         }
+    }
+
+    /// Which of a pixel's 16 samples (bit 4·row + column) lie inside all three edges, given each
+    /// edge function at the first sample and its steps per sample column and row.
+    @inline(__always)
+    private static func coverage(
+        _ e0: Int64, _ e1: Int64, _ e2: Int64, _ sx0: Int64, _ sx1: Int64, _ sx2: Int64,
+        _ sy0: Int64, _ sy1: Int64, _ sy2: Int64
+    ) -> UInt32 {
+        var mask: UInt32 = 0
+        var r0 = e0, r1 = e1, r2 = e2
+        for row in 0..<4 {
+            var c0 = r0, c1 = r1, c2 = r2
+            for column in 0..<4 {
+                // All three non-negative exactly when the OR of them has a clear sign bit.
+                let outside = UInt32(truncatingIfNeeded: UInt64(bitPattern: c0 | c1 | c2) >> 63)
+                mask |= (outside ^ 1) << UInt32(row * 4 + column)
+                c0 &+= sx0
+                c1 &+= sx1
+                c2 &+= sx2
+            }
+            r0 &+= sy0
+            r1 &+= sy1
+            r2 &+= sy2
+        }
+        return mask
+    }
+
+    /// The mean position of the covered samples within the pixel.
+    private static func centroid(of mask: UInt32) -> (x: Double, y: Double) {
+        var sumX = 0, sumY = 0, count = 0
+        var m = mask
+        while m != 0 {
+            let k = m.trailingZeroBitCount
+            sumX += k & 3
+            sumY += k >> 2
+            count += 1
+            m &= m - 1
+        }
+        let n = Double(Swift.max(1, count))
+        return ((2 * Double(sumX) / n + 1) / 8, (2 * Double(sumY) / n + 1) / 8)
     }
 
     @inline(__always)
