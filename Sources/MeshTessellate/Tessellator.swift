@@ -1,7 +1,7 @@
 import RealModule
 import SurfaceKit
 
-/// Turns a mesh transform into triangles: refines its topology once (a ``SubdivisionPlan``) and
+/// Turns a mesh transform into triangles: refines its topology once (a `SubdivisionPlan`) and
 /// tessellates any vertex positions of that topology as often as asked, as an animation does.
 public struct Tessellator: Sendable {
     /// The topology-only part: stencil tables, limit stencils, sub-quad order.

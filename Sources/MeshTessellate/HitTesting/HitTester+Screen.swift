@@ -3,7 +3,7 @@ import SurfaceKit
 public extension HitTester {
     /// The frontmost surface under a screen point (screen space of design §2: points, in the frame of
     /// the layer's untransformed bounds), or `nil`. Frontmost is the largest screen z after the
-    /// perspective divide; geometry at or behind the eye (w ≤ ``LayerGeometry/clipW``) is never hit.
+    /// perspective divide; geometry at or behind the eye (w ≤ `LayerGeometry.clipW`) is never hit.
     ///
     /// With an invertible layer transform the query is a points-space ray: the screen point's
     /// preimage (see ``screenRay(through:)``), so the hit's barycentric weights, and `from`, are
@@ -31,7 +31,7 @@ public extension HitTester {
     }
 
     /// The points-space ray whose points all show at screen point `point`, ordered front to back
-    /// (t grows as screen z falls), with its interval limited to where w > ``LayerGeometry/clipW``;
+    /// (t grows as screen z falls), with its interval limited to where w > `LayerGeometry.clipW`;
     /// `nil` when the layer transform is singular or nothing on that line is in front of the eye.
     ///
     /// A screen point (x, y, z) comes from the points-space point `[x − aₓ, y − a_y, z, 1] · M⁻¹`

@@ -10,7 +10,7 @@ public extension PainterSorter {
     ///
     /// The order is always the screen-space order; `space` only chooses how positions and normals
     /// are written (vertices are listed in the same order whatever the space). Geometry at or behind
-    /// the eye (w ≤ ``LayerGeometry/clipW``) is clipped exactly as `--space screen` clips it; cut and
+    /// the eye (w ≤ `LayerGeometry.clipW`) is clipped exactly as `--space screen` clips it; cut and
     /// split vertices follow the input's vertices and are interpolated in points space, so a
     /// vertex's screen position is the projection of its points position. Triangles keep their
     /// winding and their control face. With `.none` and `.depth` no triangle is split.

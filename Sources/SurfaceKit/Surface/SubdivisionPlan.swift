@@ -1,9 +1,9 @@
 /// Everything about tessellating a control mesh at a fixed number of steps that depends only on its
 /// topology: the refinement stencil tables, the limit stencils and the order of the sub-quads.
 ///
-/// Build it once, then ``evaluate(vertices:weights:pointScale:)`` as often as the vertices move (an
-/// animation): each evaluation is one sparse product per level plus the limit masks, with no
-/// topology work. The plan is an immutable value, safe to share between threads.
+/// Build it once, then ``evaluate(vertices:weights:pointScale:includeCenters:)`` as often as the vertices
+/// move (an animation): each evaluation is one sparse product per level plus the limit masks, with
+/// no topology work. The plan is an immutable value, safe to share between threads.
 public struct SubdivisionPlan: Sendable {
     /// Subdivision steps: each control face becomes 2ⁿ × 2ⁿ sub-quads.
     public let steps: Int
