@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Runs `body` over `0..<count` split into contiguous chunks, on all cores when the work is large
 /// enough to pay for the threads. Chunks are disjoint, so bodies that write only their own range of
@@ -7,7 +8,7 @@ import Dispatch
 package func parallelChunks(_ count: Int, minimumChunk: Int = 16_384, _ body: (Range<Int>) -> Void) {
     let cores = ProcessInfoCores.count
     let chunks = Swift.min(cores * 4, Swift.max(1, count / minimumChunk))
-    if chunks <= 1 {
+    if chunks <= 1 || cores == 1 {
         body(0..<count)
         return
     }
@@ -23,8 +24,18 @@ package func parallelChunks(_ count: Int, minimumChunk: Int = 16_384, _ body: (R
 }
 
 package enum ProcessInfoCores {
+    /// The cores the parallel helpers use: the active processors, or fewer while
+    /// ``threadLimit`` is set (benchmarks measure one thread this way).
+    package static var count: Int {
+        let limit = threadLimit.load(ordering: .relaxed)
+        return limit > 0 ? Swift.min(limit, hardware) : hardware
+    }
+
+    /// The most threads parallel work may use; 0 means no limit.
+    package static let threadLimit = Atomic<Int>(0)
+
     /// Active processor count, read once.
-    package static let count: Int = {
+    package static let hardware: Int = {
         #if canImport(Glibc)
         let n = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         return n > 0 ? n : 1

@@ -13,6 +13,19 @@ public extension SubdivisionPlan {
     func evaluate(
         vertices: [MeshVertex], weights: [Double], pointScale: SIMD3<Double>, includeCenters: Bool = false
     ) throws -> SurfaceEvaluation {
+        try evaluate(
+            vertices: vertices, weights: weights, pointScale: pointScale, includeCenters: includeCenters,
+            tensorPatches: true)
+    }
+}
+
+extension SubdivisionPlan {
+    /// ``evaluate(vertices:weights:pointScale:includeCenters:)``; `tensorPatches: false` keeps
+    /// every point on the stencil tables (tests compare the two paths).
+    func evaluate(
+        vertices: [MeshVertex], weights: [Double], pointScale: SIMD3<Double>, includeCenters: Bool,
+        tensorPatches: Bool
+    ) throws -> SurfaceEvaluation {
         guard vertices.count == controlVertexCount, weights.count == controlVertexCount else {
             throw MeshError(
                 .incompatible, path: "vertices",
@@ -28,6 +41,20 @@ public extension SubdivisionPlan {
             return SurfaceEvaluation(
                 points: controlMeshSamples(data: data, pointScale: pointScale),
                 centers: includeCenters ? controlMeshCenters(data: data, pointScale: pointScale) : nil)
+        }
+        if tensorPatches, usesTensorPatchesOnly {
+            // Every face is a bicubic B-spline patch: no refinement, no limit stencils.
+            // Every point belongs to exactly one patch, which writes it: no need to clear first.
+            let count = pointCount
+            var points = SurfaceSamples(
+                from: [LayerPoint](unsafeUninitializedCapacity: count) { $1 = count },
+                to: [Point3D](unsafeUninitializedCapacity: count) { $1 = count },
+                normals: [Point3D](unsafeUninitializedCapacity: count) { $1 = count })
+            let centers = data.withUnsafeBufferPointer { src in
+                writeRegularPatchPoints(data: src, pointScale: pointScale, into: &points)
+                return includeCenters ? regularPatchCenters(data: src, pointScale: pointScale) : nil
+            }
+            return SurfaceEvaluation(points: points, centers: centers)
         }
         for table in storage.refinement {
             data = table.apply(data)

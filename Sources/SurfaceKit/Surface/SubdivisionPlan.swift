@@ -20,9 +20,12 @@ public struct SubdivisionPlan: Sendable {
         /// Final-level faces in the same order (for centers).
         let quadFaces: [Int32]
         let isolatedVertexCount: Int
+        /// Faces evaluated as bicubic B-spline patches (the tensor-product fast path).
+        let patches: RegularPatchTable?
 
         init(control: TopologyLevel, refinement: [StencilTable], final: TopologyLevel,
-             limit: LimitStencilTable?, quads: [Int32], quadFaces: [Int32], isolated: Int) {
+             limit: LimitStencilTable?, quads: [Int32], quadFaces: [Int32], isolated: Int,
+             patches: RegularPatchTable? = nil) {
             self.control = control
             self.refinement = refinement
             self.final = final
@@ -30,6 +33,7 @@ public struct SubdivisionPlan: Sendable {
             self.quads = quads
             self.quadFaces = quadFaces
             self.isolatedVertexCount = isolated
+            self.patches = patches
         }
     }
 
@@ -65,7 +69,8 @@ public struct SubdivisionPlan: Sendable {
         }
         storage = Storage(
             control: topology.level, refinement: tables, final: level, limit: limit,
-            quads: quads, quadFaces: quadFaces, isolated: isolated)
+            quads: quads, quadFaces: quadFaces, isolated: isolated,
+            patches: steps > 0 ? RegularPatchTable(level: topology.level) : nil)
     }
 
     /// Control vertices the plan expects.

@@ -1,0 +1,162 @@
+import SurfaceKit
+
+/// Runs the §13 workloads: a warm-up run, then the median of `runs` timed runs of each figure.
+public struct BenchmarkRunner: Sendable {
+    /// Timed runs per figure (the median is reported).
+    public var runs: Int
+    /// Untimed runs before them.
+    public var warmups: Int
+    /// Variants to run (`steps3`, `rays`, …); empty runs them all.
+    public var variants: Set<String>
+
+    public init(runs: Int = 5, warmups: Int = 1, variants: Set<String> = []) {
+        self.runs = runs
+        self.warmups = warmups
+        self.variants = variants
+    }
+
+    /// Whether `variant` was asked for.
+    func wants(_ variant: String) -> Bool { variants.isEmpty || variants.contains(variant) }
+
+    /// The median wall-clock seconds of `body` over the runs, after the warm-ups.
+    public func median(runs count: Int? = nil, _ body: () throws -> Void) rethrows -> Double {
+        for _ in 0..<warmups { try body() }
+        let clock = ContinuousClock()
+        var times: [Double] = []
+        for _ in 0..<Swift.max(1, count ?? runs) {
+            let start = clock.now
+            try body()
+            let d = clock.now - start
+            times.append(Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
+        }
+        times.sort()
+        let m = times.count / 2
+        return times.count % 2 == 1 ? times[m] : (times[m - 1] + times[m]) / 2
+    }
+
+    /// Runs `body` with the library's parallel helpers limited to `threads` threads; with one
+    /// thread, all work stays on the calling thread (no Dispatch workers at all).
+    public static func withThreads<R>(_ threads: Int, _ body: () throws -> R) rethrows -> R {
+        let previous = ProcessInfoCores.threadLimit.exchange(Swift.max(0, threads), ordering: .relaxed)
+        defer { ProcessInfoCores.threadLimit.store(previous, ordering: .relaxed) }
+        return try body()
+    }
+
+    /// Every figure of `workload` at `threads` threads; `progress` hears each variant's name first.
+    public func run(_ workload: BenchmarkWorkload, threads: Int, progress: (String) -> Void = { _ in }) throws -> [BenchmarkFigure] {
+        try BenchmarkRunner.withThreads(threads) {
+            switch workload {
+            case .w1: try tessellation(threads: threads, progress: progress)
+            case .w2: try hitTesting(threads: threads, progress: progress)
+            case .w3: try sorting(threads: threads, progress: progress)
+            case .w4: try fitting(threads: threads, progress: progress)
+            }
+        }
+    }
+}
+
+extension BenchmarkRunner {
+    /// W1: evaluation of an already refined plan at steps 1…4 (limit points, with `from` and
+    /// normals), and the refinement of the topology at steps 3.
+    func tessellation(threads: Int, progress: (String) -> Void) throws -> [BenchmarkFigure] {
+        let document = BenchmarkInputs.ripple()
+        let mesh = document.mesh
+        let topology = try SurfaceTopology(faces: mesh.faces, vertexCount: mesh.vertices.count)
+        let weights = topology.vertexWeights(faces: mesh.faces)
+        let scale = document.geometry.pointScale
+        var figures: [BenchmarkFigure] = []
+        for steps in 1...4 where wants("steps\(steps)") {
+            progress("w1 steps\(steps)")
+            let plan = try SubdivisionPlan(topology: topology, steps: steps)
+            let seconds = try median {
+                _ = try plan.evaluate(vertices: mesh.vertices, weights: weights, pointScale: scale)
+            }
+            figures.append(BenchmarkFigure(
+                workload: .w1, variant: "steps\(steps)", threads: threads, size: plan.pointCount, seconds: seconds, unit: "points"))
+        }
+        guard wants("refine3") else { return figures }
+        progress("w1 refine3")
+        var points = 0
+        let refine = try median(runs: 3) {
+            points = try SubdivisionPlan(topology: topology, steps: 3).pointCount
+        }
+        figures.append(BenchmarkFigure(workload: .w1, variant: "refine3", threads: threads, size: points, seconds: refine, unit: "points"))
+        return figures
+    }
+
+    /// W2: BVH build over the steps-3 ripple, and 1,000,000 rays along −z.
+    func hitTesting(threads: Int, progress: (String) -> Void) throws -> [BenchmarkFigure] {
+        let (tessellator, mesh, document) = try BenchmarkInputs.rippleTessellation(steps: 3)
+        let plan = tessellator.plan
+        let grid = TessellationGrid(
+            controlFaces: plan.controlFaceCount, resolution: plan.resolution,
+            trianglesPerQuad: tessellator.diagonal.trianglesPerQuad)
+        let geometry = LayerGeometry(size: document.layer.size, depthScale: 1, anchor: document.layer.anchor, transform: .identity)
+        var figures: [BenchmarkFigure] = []
+        var tester: HitTester?
+        if wants("build") {
+            progress("w2 build")
+            let build = try median(runs: 3) {
+                tester = try HitTester(mesh: mesh, geometry: geometry, grid: grid, surface: nil)
+            }
+            figures.append(BenchmarkFigure(
+                workload: .w2, variant: "build", threads: threads, size: mesh.triangleCount, seconds: build, unit: "triangles"))
+        }
+        guard wants("rays") else { return figures }
+        let built = try tester ?? HitTester(mesh: mesh, geometry: geometry, grid: grid, surface: nil)
+        progress("w2 rays")
+        let rays = BenchmarkInputs.downwardRays(count: 1_000_000)
+        var hits = 0
+        let seconds = median(runs: 3) {
+            hits = built.intersect(rays).reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+        }
+        // Every ray lies over the unit square, which the ripple covers: a miss would be a bug.
+        figures.append(BenchmarkFigure(
+            workload: .w2, variant: "rays", threads: threads, size: rays.count, seconds: seconds, unit: hits == rays.count ? "rays" : "rays (\(rays.count - hits) missed)"))
+        return figures
+    }
+
+    /// W3: the depth sort of the tilted steps-3 ripple (clipping, projection, keys, radix sort and
+    /// the reordered mesh), and the exact sort of the tilted steps-1 ripple (steps 3 splits far
+    /// too much to finish in a benchmark; see Docs/painters-sort.md).
+    func sorting(threads: Int, progress: (String) -> Void) throws -> [BenchmarkFigure] {
+        var figures: [BenchmarkFigure] = []
+        let (_, mesh, document) = try BenchmarkInputs.rippleTessellation(steps: 3)
+        if wants("depth") {
+            progress("w3 depth")
+            let depth = try median {
+                _ = try PainterSorter.sorted(mesh: mesh, geometry: document.geometry, mode: .depth, space: .points)
+            }
+            figures.append(BenchmarkFigure(
+                workload: .w3, variant: "depth", threads: threads, size: mesh.triangleCount, seconds: depth, unit: "triangles"))
+        }
+        guard wants("bsp") else { return figures }
+        let (_, coarse, _) = try BenchmarkInputs.rippleTessellation(steps: 1)
+        progress("w3 bsp")
+        var added = 0
+        let bsp = try median(runs: 3) {
+            added = try PainterSorter.sorted(mesh: coarse, geometry: document.geometry, mode: .bsp, space: .points)
+                .statistics.addedPieces
+        }
+        figures.append(BenchmarkFigure(
+            workload: .w3, variant: "bsp", threads: threads, size: coarse.triangleCount, seconds: bsp, unit: "triangles", added: added))
+        return figures
+    }
+
+    /// W4: the fit of the 101² and 1001²-vertex ripple grids. Unknowns are counted for three
+    /// coordinates, as the peers solve them; the fit solves five (from and to).
+    func fitting(threads: Int, progress: (String) -> Void) throws -> [BenchmarkFigure] {
+        var figures: [BenchmarkFigure] = []
+        for faces in [100, 1000] where wants("n\(faces + 1)") {
+            let mesh = try BenchmarkInputs.rippleGrid(faces: faces)
+            progress("w4 n\(faces + 1)")
+            let seconds = try median(runs: faces > 100 ? 3 : 9) {
+                _ = try SurfaceFit().fit(mesh)
+            }
+            figures.append(BenchmarkFigure(
+                workload: .w4, variant: "n\(faces + 1)", threads: threads, size: 3 * (faces + 1) * (faces + 1),
+                seconds: seconds, unit: "unknowns"))
+        }
+        return figures
+    }
+}

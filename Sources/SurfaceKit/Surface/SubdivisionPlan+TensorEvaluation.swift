@@ -1,0 +1,250 @@
+/// The tensor-product fast path: faces whose patch is a bicubic B-spline (see ``RegularPatchTable``)
+/// are evaluated straight from their 16 control points, without refining anything.
+///
+/// Each patch is evaluated separably on its (2ⁿ + 1)² grid: first the four rows of control points
+/// along u at every grid column (value and u-derivative), then, per grid row, the four row
+/// results along v. Homogeneous `to` values (W·x, W·y, W·z, W) travel in four lanes and `from`
+/// (W·u, W·v) in two, and the division by W comes last, as in the stencil path, so the points and
+/// normals are the same up to rounding.
+extension SubdivisionPlan {
+    /// Uniform cubic B-spline basis values and derivatives at t, for the points −1, 0, 1, 2, times
+    /// 6 and 2. The factors cancel in P = P̃ / W and do not change a normal's direction, and
+    /// without them the weights are exact at the dyadic parameters a tessellation uses, so a
+    /// flat or affine mesh comes out as exactly as the stencil path gives it.
+    @inline(__always)
+    static func cubicBasis(_ t: Double) -> (value: SIMD4<Double>, derivative: SIMD4<Double>) {
+        let s = 1 - t, t2 = t * t, t3 = t2 * t
+        let value = SIMD4(s * s * s, 3 * t3 - 6 * t2 + 4, -3 * t3 + 3 * t2 + 3 * t + 1, t3)
+        let derivative = SIMD4(-s * s, 3 * t2 - 4 * t, -3 * t2 + 2 * t + 1, t2)
+        return (value, derivative)
+    }
+
+    /// Whether evaluation can skip the stencil tables altogether.
+    var usesTensorPatchesOnly: Bool { storage.patches?.coversEverything ?? false }
+
+    /// Writes the grid points each regular patch owns into `points` (which must hold
+    /// ``pointCount`` samples), from the control values `data`.
+    func writeRegularPatchPoints(data: UnsafeBufferPointer<Homogeneous>, pointScale: SIMD3<Double>, into points: inout SurfaceSamples) {
+        guard steps > 0, let table = storage.patches, !table.faces.isEmpty else { return }
+        let n = resolution
+        let basis = PatchBasis(parameters: (0...n).map { Double($0) / Double(n) })
+        let quads = storage.quads
+        points.withOutput { output in
+            quads.withUnsafeBufferPointer { quadCorners in
+                table.withTerms { indices, weights in
+                    parallelChunks(table.faces.count, minimumChunk: Swift.max(1, 4096 / ((n + 1) * (n + 1)))) { range in
+                        PatchKernel.withScratch(columns: n + 1) { kernel in
+                            for k in range {
+                                table.gather(k, data: data, indices: indices, weights: weights, into: kernel.control)
+                                // Output slots of the (n+1)² grid points; edge and corner points
+                                // belong to one patch only (−1: another patch writes it).
+                                let f = Int(table.faces[k]), owns = table.owns[k], base = f * n * n
+                                for j in 0...n {
+                                    let onV = j == 0 ? 0 : (j == n ? 2 : -1)
+                                    let qj = Swift.min(j, n - 1)
+                                    for i in 0...n {
+                                        let onU = i == 0 ? 3 : (i == n ? 1 : -1)
+                                        var owned = true
+                                        if onU >= 0, onV >= 0 {
+                                            let corner = onV == 0 ? (onU == 3 ? 0 : 1) : (onU == 1 ? 2 : 3)
+                                            owned = owns & (1 << (4 + corner)) != 0
+                                        } else if onU >= 0 || onV >= 0 {
+                                            owned = owns & (1 << Swift.max(onU, onV)) != 0
+                                        }
+                                        let qi = Swift.min(i, n - 1)
+                                        let corner = i < n ? (j < n ? 0 : 3) : (j < n ? 1 : 2)
+                                        kernel.slots[j * (n + 1) + i] = owned ? quadCorners[4 * (base + qj * n + qi) + corner] : -1
+                                    }
+                                }
+                                kernel.evaluate(uBasis: basis, vBasis: basis, scale: pointScale, output: output)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The sub-quad centres of every face from its patch (all faces must have one).
+    func regularPatchCenters(data: UnsafeBufferPointer<Homogeneous>, pointScale: SIMD3<Double>) -> SurfaceSamples {
+        guard steps > 0, let table = storage.patches else { return SurfaceSamples() }
+        let n = resolution
+        let basis = PatchBasis(parameters: (0..<n).map { (Double($0) + 0.5) / Double(n) })
+        let count = quadCount
+        // Every centre is written (each sub-quad lies in one face, and every face has a patch).
+        var result = SurfaceSamples(
+            from: [LayerPoint](unsafeUninitializedCapacity: count) { $1 = count },
+            to: [Point3D](unsafeUninitializedCapacity: count) { $1 = count },
+            normals: [Point3D](unsafeUninitializedCapacity: count) { $1 = count })
+        result.withOutput { output in
+            table.withTerms { indices, weights in
+                parallelChunks(table.faces.count, minimumChunk: Swift.max(1, 4096 / (n * n))) { range in
+                    PatchKernel.withScratch(columns: n) { kernel in
+                        for k in range {
+                            table.gather(k, data: data, indices: indices, weights: weights, into: kernel.control)
+                            let base = Int(table.faces[k]) * n * n
+                            for s in 0..<(n * n) { kernel.slots[s] = Int32(base + s) }
+                            kernel.evaluate(uBasis: basis, vBasis: basis, scale: pointScale, output: output)
+                        }
+                    }
+                }
+            }
+        }
+        return result
+    }
+}
+
+/// Cubic B-spline basis values and derivatives at a list of parameters.
+struct PatchBasis {
+    var values: [SIMD4<Double>]
+    var derivatives: [SIMD4<Double>]
+
+    init(parameters: [Double]) {
+        values = []
+        derivatives = []
+        for t in parameters {
+            let (v, d) = SubdivisionPlan.cubicBasis(t)
+            values.append(v)
+            derivatives.append(d)
+        }
+    }
+
+    var count: Int { values.count }
+}
+
+/// Raw output arrays that parallel patches write disjoint slots of.
+struct SampleOutput: @unchecked Sendable {
+    let from: UnsafeMutablePointer<LayerPoint>
+    let to: UnsafeMutablePointer<Point3D>
+    let normals: UnsafeMutablePointer<Point3D>
+}
+
+extension SurfaceSamples {
+    mutating func withOutput(_ body: (SampleOutput) -> Void) {
+        from.withUnsafeMutableBufferPointer { f in
+            to.withUnsafeMutableBufferPointer { t in
+                normals.withUnsafeMutableBufferPointer { nb in
+                    guard let fb = f.baseAddress, let tb = t.baseAddress, let nbb = nb.baseAddress else { return }
+                    body(SampleOutput(from: fb, to: tb, normals: nbb))
+                }
+            }
+        }
+    }
+}
+
+/// Scratch space and the loops of one patch evaluation. Values travel as homogeneous `to`
+/// (W·x, W·y, W·z, W) in four lanes and `from` (W·u, W·v) in two.
+struct PatchKernel {
+    /// The patch's 16 control values.
+    let control: RegularPatchTable.Points
+    /// Output slot per grid point, row-major; −1 skips the point.
+    let slots: UnsafeMutablePointer<Int32>
+    /// Along-u results per grid column: the four control rows' values, then their u-derivatives.
+    let rowsTo: UnsafeMutablePointer<SIMD4<Double>>
+    /// Along-u `from` values per grid column, four control rows.
+    let rowsFrom: UnsafeMutablePointer<SIMD2<Double>>
+
+    static func withScratch(columns: Int, _ body: (PatchKernel) -> Void) {
+        RegularPatchTable.withPointStorage { control in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: columns * columns) { slots in
+                withUnsafeTemporaryAllocation(of: SIMD4<Double>.self, capacity: 8 * columns) { rowsTo in
+                    withUnsafeTemporaryAllocation(of: SIMD2<Double>.self, capacity: 4 * columns) { rowsFrom in
+                        guard let s = slots.baseAddress, let t = rowsTo.baseAddress, let f = rowsFrom.baseAddress else { return }
+                        body(PatchKernel(control: control, slots: s, rowsTo: t, rowsFrom: f))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Evaluates the patch at every (u, v) of the two basis tables (equally many) and writes the
+    /// points whose slot is not −1.
+    @inline(__always)
+    func evaluate(uBasis: PatchBasis, vBasis: PatchBasis, scale: SIMD3<Double>, output: SampleOutput) {
+        let columns = uBasis.count
+        let to = control.to, from = control.from
+        uBasis.values.withUnsafeBufferPointer { ub in
+            uBasis.derivatives.withUnsafeBufferPointer { ud in
+                // Along u: each control row r at every column, value and derivative.
+                for i in 0..<columns {
+                    let b = ub[i], d = ud[i]
+                    for r in 0..<4 {
+                        let t0 = to[4 * r], t1 = to[4 * r + 1], t2 = to[4 * r + 2], t3 = to[4 * r + 3]
+                        rowsTo[8 * i + r] = b.x * t0 + b.y * t1 + b.z * t2 + b.w * t3
+                        rowsTo[8 * i + 4 + r] = d.x * t0 + d.y * t1 + d.z * t2 + d.w * t3
+                        rowsFrom[4 * i + r] = b.x * from[4 * r] + b.y * from[4 * r + 1] + b.z * from[4 * r + 2] + b.w * from[4 * r + 3]
+                    }
+                }
+            }
+        }
+        vBasis.values.withUnsafeBufferPointer { vb in
+            vBasis.derivatives.withUnsafeBufferPointer { vd in
+                for j in 0..<vb.count {
+                    let b = vb[j], d = vd[j]
+                    let rowSlots = slots + j * columns
+                    for i in 0..<columns {
+                        let slot = Int(rowSlots[i])
+                        if slot < 0 { continue }
+                        let c = rowsTo + 8 * i, f = rowsFrom + 4 * i
+                        let position = b.x * c[0] + b.y * c[1] + b.z * c[2] + b.w * c[3]
+                        let du = b.x * c[4] + b.y * c[5] + b.z * c[6] + b.w * c[7]
+                        let dv = d.x * c[0] + d.y * c[1] + d.z * c[2] + d.w * c[3]
+                        let layer = b.x * f[0] + b.y * f[1] + b.z * f[2] + b.w * f[3]
+                        let w = position.w
+                        let p = SIMD3(position.x, position.y, position.z) / w
+                        // Tangents of the rational surface, (T̃ − P·dW) / W, in points space; the
+                        // common 1/W does not change the normal's direction, so it is left out.
+                        let tu = (SIMD3(du.x, du.y, du.z) - p * du.w) * scale
+                        let tv = (SIMD3(dv.x, dv.y, dv.z) - p * dv.w) * scale
+                        let n = SIMD3(tu.y * tv.z - tu.z * tv.y, tu.z * tv.x - tu.x * tv.z, tu.x * tv.y - tu.y * tv.x)
+                        let l = (n * n).sum().squareRoot()
+                        output.from[slot] = layer / w
+                        output.to[slot] = p
+                        // As `normalized()`: a degenerate normal becomes +z.
+                        output.normals[slot] = l > 0 && l.isFinite ? n / l : Point3D(0, 0, 1)
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension RegularPatchTable {
+    /// The 16 control values of one patch, split into `to` lanes (W·x, W·y, W·z, W) and `from`
+    /// lanes (W·u, W·v).
+    struct Points {
+        var to: UnsafeMutablePointer<SIMD4<Double>>
+        var from: UnsafeMutablePointer<SIMD2<Double>>
+    }
+
+    /// Runs `body` with room for one patch's control values, reused patch after patch.
+    static func withPointStorage(_ body: (Points) -> Void) {
+        withUnsafeTemporaryAllocation(of: SIMD4<Double>.self, capacity: 16) { to in
+            withUnsafeTemporaryAllocation(of: SIMD2<Double>.self, capacity: 16) { from in
+                guard let t = to.baseAddress, let f = from.baseAddress else { return }
+                body(Points(to: t, from: f))
+            }
+        }
+    }
+
+    /// Gathers patch k's control values from `data` into `points`.
+    @inline(__always)
+    func gather(_ k: Int, data: UnsafeBufferPointer<Homogeneous>, indices: UnsafeBufferPointer<Int32>,
+                weights: UnsafeBufferPointer<Double>, into points: Points) {
+        let base = 16 * RegularPatchTable.termsPerPoint * k
+        for point in 0..<16 {
+            var sum = Homogeneous()
+            for t in 0..<RegularPatchTable.termsPerPoint {
+                let slot = base + RegularPatchTable.termsPerPoint * point + t
+                sum += weights[slot] * data[Int(indices[slot])]
+            }
+            points.to[point] = SIMD4(sum[2], sum[3], sum[4], sum[5])
+            points.from[point] = SIMD2(sum[0], sum[1])
+        }
+    }
+
+    /// Raw views of the patch terms for the evaluation loop.
+    func withTerms<R>(_ body: (UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Double>) -> R) -> R {
+        indices.withUnsafeBufferPointer { i in weights.withUnsafeBufferPointer { w in body(i, w) } }
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import MeshTessellate
+import SurfaceKit
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Time the fixed workloads of the design (tessellation, hit-testing, painter's sort, fitting).",
+        discussion: """
+            Builds the reference inputs in memory (the 100 × 100 ripple and its relatives), runs each \
+            figure once to warm up, then reports the median of several runs: one line per figure, or \
+            one JSON object per line with --json. Measure release builds (swift build -c release). \
+            --threads 1 keeps all work on one thread; without --threads, both 1 and all cores are run.
+            W1: limit points per second at steps 1–4 (evaluation of an already refined topology) and \
+            topology refinement at steps 3. W2: BVH build and 1,000,000 rays along −z on the steps-3 \
+            ripple. W3: depth sort of the tilted steps-3 ripple, exact (BSP) sort of the steps-1 one. \
+            W4: the fit of the 101² and 1001²-vertex grids (unknowns counted for three coordinates).
+            """)
+
+    enum Selection: String, ExpressibleByArgument, CaseIterable {
+        case w1, w2, w3, w4, all
+    }
+
+    @Option(help: "Which workload: w1, w2, w3, w4 or all.")
+    var workload: Selection = .all
+
+    @Option(help: "Threads: 1 or 2 (default: both).")
+    var threads: Int?
+
+    @Option(help: "Timed runs per figure (the median is reported).")
+    var runs: Int = 5
+
+    @Option(help: "Only this variant (repeatable): steps1…steps4, refine3, build, rays, depth, bsp, n101, n1001.")
+    var variant: [String] = []
+
+    @Flag(help: "One JSON object per line.")
+    var json = false
+
+    func validate() throws {
+        if let threads, !(1...2).contains(threads) { throw ValidationError("--threads must be 1 or 2.") }
+        guard (1...99).contains(runs) else { throw ValidationError("--runs must be between 1 and 99.") }
+    }
+
+    func run() throws {
+        try reportingFailures {
+            let workloads = workload == .all ? BenchmarkWorkload.allCases : BenchmarkWorkload.allCases.filter { $0.rawValue == workload.rawValue }
+            let runner = BenchmarkRunner(runs: runs, variants: Set(variant))
+            let showProgress = isatty(2) != 0
+            for w in workloads {
+                for t in threads.map({ [$0] }) ?? [1, 2] {
+                    let figures = try runner.run(w, threads: t) { name in
+                        if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K\(name), \(t) thread\(t == 1 ? "" : "s")…".utf8)) }
+                    }
+                    if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+                    var text = ""
+                    for figure in figures { text += (json ? Bench.jsonLine(figure) : Bench.textLine(figure)) + "\n" }
+                    try StandardOutput.write(Array(text.utf8))
+                }
+            }
+        }
+    }
+}
+
+extension Bench {
+    /// `{"workload": "w1", "variant": "steps3", "threads": 1, "size": 641601, "seconds": 0.0064, "per_second": 1.0e8, "unit": "points"}`
+    static func jsonLine(_ f: BenchmarkFigure) -> String {
+        var line = "{\"workload\": \"\(f.workload.rawValue)\", \"variant\": \"\(f.variant)\", \"threads\": \(f.threads), "
+        line += "\"size\": \(f.size), \"seconds\": \(f.seconds), \"per_second\": \(f.perSecond), \"unit\": \"\(f.unit)\""
+        if let added = f.added { line += ", \"added\": \(added)" }
+        return line + "}"
+    }
+
+    /// `w1 steps3    1 thread     641601 points    0.00640 s    100.25 M points/s`
+    static func textLine(_ f: BenchmarkFigure) -> String {
+        func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
+        func left(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
+        let rate = f.perSecond >= 1e6 ? String(format: "%.2f M", f.perSecond / 1e6) : String(format: "%.1f k", f.perSecond / 1e3)
+        var line = pad("\(f.workload.rawValue) \(f.variant)", 12) + pad("\(f.threads) thread\(f.threads == 1 ? "" : "s")", 10)
+        line += left("\(f.size)", 9) + " " + pad(f.unit, 10) + left(String(format: "%.5f s", f.seconds), 12)
+        line += "   " + rate + " \(f.unit)/s"
+        if let added = f.added { line += "   +\(added) pieces" }
+        return line
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+@testable import SurfaceKit
+import Testing
+
+// Tests of the tensor-product fast path (RegularPatchTable, SubdivisionPlan+TensorEvaluation):
+// faces whose corners are all regular are evaluated as rational bicubic B-spline patches straight
+// from their control points. The expected values come from the B-spline basis written out in
+// Support/BSpline.swift, with the boundary's phantom points formed here as 2·P₀ − P₁, and from the
+// stencil path (refinement tables and limit masks), which must agree up to rounding.
+
+/// A rows × columns grid with jittered positions and random per-face weights (a rational surface).
+private func jitteredGrid(rows: Int, columns: Int, seed: UInt64) -> (vertices: [MeshVertex], faces: [MeshFace]) {
+    var rng = SplitMix64(seed: seed)
+    var vertices: [MeshVertex] = []
+    for r in 0...rows {
+        for c in 0...columns {
+            let u = Double(c) / Double(columns), v = Double(r) / Double(rows)
+            vertices.append(MeshVertex(
+                from: SIMD2(u + 0.01 * rng.uniform(-1...1), v + 0.01 * rng.uniform(-1...1)),
+                to: SIMD3(u + 0.02 * rng.uniform(-1...1), v + 0.02 * rng.uniform(-1...1), 0.1 * rng.uniform(-1...1))))
+        }
+    }
+    var faces: [MeshFace] = []
+    for r in 0..<rows {
+        for c in 0..<columns {
+            let a = r * (columns + 1) + c
+            let w = SIMD4(rng.uniform(0.5...2), rng.uniform(0.5...2), rng.uniform(0.5...2), rng.uniform(0.5...2))
+            faces.append(MeshFace(a, a + 1, a + columns + 2, a + columns + 1, weights: w))
+        }
+    }
+    return (vertices, faces)
+}
+
+/// A disc of `sectors` sectors of m × m faces around one centre vertex: the centre is an interior
+/// vertex of valence `sectors`, the rim a boundary with corners where the sectors' outer corners are.
+private func fan(sectors k: Int, size m: Int, seed: UInt64) -> (vertices: [MeshVertex], faces: [MeshFace]) {
+    var rng = SplitMix64(seed: seed)
+    var index: [String: Int] = [:]
+    var vertices: [MeshVertex] = []
+    func ray(_ s: Int) -> SIMD2<Double> {
+        let a = 2 * Double.pi * Double(s % k) / Double(k)
+        return SIMD2(cos(a), sin(a))
+    }
+    // Point (i, j) of sector s lies at i·ray(s) + j·ray(s+1); the rays are shared with neighbours.
+    func vertex(_ s: Int, _ i: Int, _ j: Int) -> Int {
+        let key = i == 0 && j == 0 ? "centre" : (j == 0 ? "ray\(s % k):\(i)" : (i == 0 ? "ray\((s + 1) % k):\(j)" : "s\(s):\(i),\(j)"))
+        if let known = index[key] { return known }
+        let p = SIMD2(0.5, 0.5) + 0.4 * (Double(i) * ray(s) + Double(j) * ray(s + 1)) / Double(m)
+        index[key] = vertices.count
+        vertices.append(MeshVertex(
+            from: p + 0.01 * SIMD2(rng.uniform(-1...1), rng.uniform(-1...1)),
+            to: SIMD3(p.x + 0.02 * rng.uniform(-1...1), p.y + 0.02 * rng.uniform(-1...1), 0.1 * rng.uniform(-1...1))))
+        return vertices.count - 1
+    }
+    var faces: [MeshFace] = []
+    for s in 0..<k {
+        for j in 0..<m {
+            for i in 0..<m {
+                let w = SIMD4(rng.uniform(0.5...2), rng.uniform(0.5...2), rng.uniform(0.5...2), rng.uniform(0.5...2))
+                faces.append(MeshFace(vertex(s, i, j), vertex(s, i + 1, j), vertex(s, i + 1, j + 1), vertex(s, i, j + 1), weights: w))
+            }
+        }
+    }
+    return (vertices, faces)
+}
+
+/// Largest difference relative to the size of the values compared (1 for unit-sized data).
+private func relativeDifference(_ a: SurfaceSamples, _ b: SurfaceSamples) -> Double {
+    var worst = 0.0
+    for i in 0..<a.count {
+        let scale = Swift.max(1, Vec.length(a.to[i]))
+        worst = Swift.max(worst, Vec.maxDiff(a.to[i], b.to[i]) / scale)
+        worst = Swift.max(worst, Vec.maxDiff(a.from[i], b.from[i]))
+        worst = Swift.max(worst, Vec.maxDiff(a.normals[i], b.normals[i]))
+    }
+    return worst
+}
+
+@Suite struct FastPathTests {
+    @Test(arguments: [1, 2, 3, 4])
+    func gridPointsAreTheRationalBicubicPatchesWithMirroredBoundaries(steps: Int) throws {
+        let rows = 3, columns = 4
+        let (vertices, faces) = jitteredGrid(rows: rows, columns: columns, seed: 11)
+        let topology = try SurfaceTopology(faces: faces, vertexCount: vertices.count)
+        let weights = topology.vertexWeights(faces: faces)
+        let plan = try SubdivisionPlan(topology: topology, steps: steps)
+        #expect(plan.usesTensorPatchesOnly)
+        let scale = SIMD3(320.0, 240.0, 100.0)
+        let points = try plan.evaluate(vertices: vertices, weights: weights, pointScale: scale).points
+
+        // The control grid extended by one row and column of phantom points on every side:
+        // P₋₁ = 2·P₀ − P₁ (rows first, then the columns of the extended rows, which makes the
+        // corners 4·P₀₀ − 2·P₁₀ − 2·P₀₁ + P₁₁).
+        func control(_ r: Int, _ c: Int) -> HomogeneousPoint {
+            let v = vertices[r * (columns + 1) + c], w = weights[r * (columns + 1) + c]
+            return HomogeneousPoint(from: v.from, to: v.to, weight: w)
+        }
+        func alongRow(_ r: Int, _ c: Int) -> HomogeneousPoint {
+            if c < 0 { return 2 * control(r, 0) - control(r, 1) }
+            if c > columns { return 2 * control(r, columns) - control(r, columns - 1) }
+            return control(r, c)
+        }
+        func extended(_ r: Int, _ c: Int) -> HomogeneousPoint {
+            if r < 0 { return 2 * alongRow(0, c) - alongRow(1, c) }
+            if r > rows { return 2 * alongRow(rows, c) - alongRow(rows - 1, c) }
+            return alongRow(r, c)
+        }
+
+        let n = plan.resolution
+        var worst = 0.0
+        for r in 0..<rows {
+            for c in 0..<columns {
+                let patch = RationalBicubicPatch(control: (0..<4).map { a in (0..<4).map { b in extended(r - 1 + b, c - 1 + a) } })
+                let face = r * columns + c
+                for j in 0..<n {
+                    for i in 0..<n {
+                        // Corner 0 of sub-quad (i, j) is the grid point (i, j) of the face.
+                        let q = plan.quad(face * n * n + j * n + i)
+                        let want = patch.evaluate(u: Double(i) / Double(n), v: Double(j) / Double(n), pointScale: scale)
+                        let k = Int(q[0])
+                        worst = Swift.max(worst, Vec.maxDiff(points.to[k], want.to), Vec.maxDiff(points.from[k], want.from),
+                                          Vec.maxDiff(points.normals[k], want.normal))
+                    }
+                }
+            }
+        }
+        #expect(worst < 1e-12, "largest difference \(worst)")
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func fastPathEqualsStencilPathOnAGridWithCentres(steps: Int) throws {
+        let (vertices, faces) = jitteredGrid(rows: 4, columns: 3, seed: 23)
+        let topology = try SurfaceTopology(faces: faces, vertexCount: vertices.count)
+        let weights = topology.vertexWeights(faces: faces)
+        let plan = try SubdivisionPlan(topology: topology, steps: steps)
+        let scale = SIMD3(100.0, 50.0, 30.0)
+        let fast = try plan.evaluate(vertices: vertices, weights: weights, pointScale: scale, includeCenters: true, tensorPatches: true)
+        let slow = try plan.evaluate(vertices: vertices, weights: weights, pointScale: scale, includeCenters: true, tensorPatches: false)
+        #expect(fast.points.count == plan.pointCount)
+        #expect(relativeDifference(fast.points, slow.points) < 1e-12)
+        let fc = try #require(fast.centers), sc = try #require(slow.centers)
+        #expect(fc.count == plan.quadCount)
+        #expect(relativeDifference(fc, sc) < 1e-12)
+    }
+
+    @Test(arguments: [3, 5, 6])
+    func regularFacesOfAMeshWithAnExtraordinaryVertexMatchTheStencilPath(valence: Int) throws {
+        let (vertices, faces) = fan(sectors: valence, size: 3, seed: UInt64(40 + valence))
+        let topology = try SurfaceTopology(faces: faces, vertexCount: vertices.count)
+        let weights = topology.vertexWeights(faces: faces)
+        let table = RegularPatchTable(level: topology.level)
+        // Faces at the centre (corner 0 of each sector's first face) are not patches; every other
+        // face is, boundary and corner faces included.
+        let centre = faces[0].indices[0]
+        let expected = faces.indices.filter { f in !(0..<4).contains { faces[f].indices[$0] == centre } }
+        #expect(table.faces.map(Int.init) == expected)
+        #expect(!table.coversEverything)
+        for steps in 1...3 {
+            let plan = try SubdivisionPlan(topology: topology, steps: steps)
+            let scale = SIMD3(200.0, 200.0, 50.0)
+            let stencil = try plan.evaluate(vertices: vertices, weights: weights, pointScale: scale, includeCenters: false, tensorPatches: false)
+            // Write the patches' points over a copy of the stencil results, and mark what they wrote.
+            var patched = stencil.points
+            var marked = stencil.points
+            for i in 0..<marked.count { marked.to[i] = SIMD3(.nan, .nan, .nan) }
+            let data = zip(vertices, weights).map { Homogeneous(vertex: $0, weight: $1) }
+            data.withUnsafeBufferPointer { src in
+                plan.writeRegularPatchPoints(data: src, pointScale: scale, into: &patched)
+                plan.writeRegularPatchPoints(data: src, pointScale: scale, into: &marked)
+            }
+            let written = marked.to.filter { !$0.x.isNaN }.count
+            // Each regular face writes its own (2ⁿ − 1)² inner points at least.
+            let inner = ((1 << steps) - 1) * ((1 << steps) - 1)
+            #expect(written >= expected.count * inner)
+            #expect(relativeDifference(patched, stencil.points) < 1e-12)
+        }
+    }
+
+    @Test func everyGridPointIsWrittenByExactlyOnePatch() throws {
+        let (vertices, faces) = jitteredGrid(rows: 3, columns: 5, seed: 5)
+        let topology = try SurfaceTopology(faces: faces, vertexCount: vertices.count)
+        let table = RegularPatchTable(level: topology.level)
+        #expect(table.coversEverything)
+        for steps in 1...3 {
+            let n = 1 << steps
+            // Owned points: inner (n−1)², owned edges n−1 each, owned corners 1 each.
+            var owned = 0
+            for bits in table.owns {
+                owned += (n - 1) * (n - 1)
+                for k in 0..<4 where bits & (1 << k) != 0 { owned += n - 1 }
+                for k in 0..<4 where bits & (1 << (4 + k)) != 0 { owned += 1 }
+            }
+            // A refined grid of R × C faces has (R·n + 1)(C·n + 1) points.
+            #expect(owned == (3 * n + 1) * (5 * n + 1))
+        }
+    }
+}
