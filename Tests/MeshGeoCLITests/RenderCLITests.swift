@@ -45,6 +45,23 @@ import Testing
         #expect(Self.polygons(half.out).allSatisfy { $0.contains("fill=\"#6b7077\"") })
     }
 
+    @Test func svgDrawsTheExactOrderWithItsSplitPieces() throws {
+        // Two quads crossing in an X seen from above: no order of the four triangles is right, so
+        // the exact sort must split them, and the SVG shows exactly the pieces `sort` writes.
+        let dir = try CLIWorkspace()
+        try dir.write("mesh.json", SortCLITests.crossingFaces)
+        let svg = try dir.run(["render", "mesh.json", "-o", "out.svg"])
+        #expect(svg.status == 0, "\(svg.err)")
+        let shapes = Self.polygons(String(decoding: try dir.read("out.svg"), as: UTF8.self))
+        let sorted = try dir.run(["sort", "mesh.json"])
+        let pieces = sorted.lines.filter { $0.hasPrefix("f ") }.count
+        #expect(pieces > 4)
+        #expect(shapes.count == pieces)
+        // With --sort depth nothing is split: the four triangles of the two quads.
+        let depth = try dir.run(["render", "mesh.json", "--sort", "depth"])
+        #expect(Self.polygons(depth.out).count == 4)
+    }
+
     @Test func svgWireframeAndOpacity() throws {
         let dir = try CLIWorkspace()
         try dir.write("mesh.json", Self.flatMesh)
