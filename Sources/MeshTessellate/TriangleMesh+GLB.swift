@@ -155,7 +155,8 @@ extension TriangleMesh {
     static func accessor(view: Int, componentType: Int, count: Int, type: String, bounds: ([Double], [Double])) -> String {
         let lo = bounds.0.map(Self.jsonNumber).joined(separator: ",")
         let hi = bounds.1.map(Self.jsonNumber).joined(separator: ",")
-        return #"{"bufferView":\#(view),"componentType":\#(componentType),"count":\#(count),"type":"\#(type)","min":[\#(lo)],"max":[\#(hi)]}"#
+        let head = #"{"bufferView":\#(view),"componentType":\#(componentType),"count":\#(count),"type":"\#(type)""#
+        return head + #","min":[\#(lo)],"max":[\#(hi)]}"#
     }
 
     /// A Float's value as JSON: the shortest text that reads back to the same Float, so a reader's
