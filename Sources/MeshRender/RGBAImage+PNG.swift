@@ -21,8 +21,10 @@ public extension RGBAImage {
         }
     }
 
-    /// Encodes the image as an 8-bit RGBA PNG (libpng's default compression).
-    func pngData() throws(ImageError) -> [UInt8] {
+    /// Encodes the image as an 8-bit RGBA PNG: libpng's default compression, or with `fast`
+    /// its faster, weaker setting (PNG_IMAGE_FLAG_FAST), for pictures that are read back rather
+    /// than published.
+    func pngData(fast: Bool = false) throws(ImageError) -> [UInt8] {
         // Raw size plus zlib's worst-case growth and chunk overhead; libpng says so if it needs more.
         let raw = height * (width * 4 + 1)
         var capacity = raw + raw / 64 + 65_536
@@ -32,6 +34,7 @@ public extension RGBAImage {
             image.width = UInt32(width)
             image.height = UInt32(height)
             image.format = PNGCodec.rgbaFormat
+            image.flags = fast ? PNGCodec.fastFlag : 0
             var output = [UInt8](repeating: 0, count: capacity)
             var size = png_alloc_size_t(capacity)
             let ok = output.withUnsafeMutableBytes { out -> Int32 in
@@ -88,6 +91,8 @@ enum PNGCodec {
 
     /// PNG_FORMAT_RGBA: colour and alpha flags, 8 bits a sample, sRGB.
     static let rgbaFormat: UInt32 = 0x02 | 0x01
+    /// PNG_IMAGE_FLAG_FAST.
+    static let fastFlag: UInt32 = 0x02
 
     /// libpng's message from a failed call, as one line.
     static func message(of image: inout png_image, fallback: String) -> String {

@@ -9,10 +9,12 @@ import Testing
         var image = try RenderFixtures.noise(width: 37, height: 11)
         image.setPixel(x: 3, y: 4, to: RGBA8(10, 20, 30, 0))
         image.setPixel(x: 5, y: 6, to: RGBA8(200, 100, 50, 77))
-        let bytes = try image.pngData()
-        #expect(Array(bytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        let back = try RGBAImage(png: bytes)
-        #expect(back == image)
+        for fast in [false, true] {
+            let bytes = try image.pngData(fast: fast)
+            #expect(Array(bytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+            let back = try RGBAImage(png: bytes)
+            #expect(back == image)
+        }
     }
 
     @Test func bytesThatAreNotAWholePNGAreDecodeErrors() throws {

@@ -48,6 +48,9 @@ struct Render: ParsableCommand {
     @Flag(help: "SVG only: outline every triangle.")
     var wireframe = false
 
+    @Flag(help: "PNG only: compress about five times faster into a file about half as large again.")
+    var fast = false
+
     @OptionGroup var tessellation: TessellationArguments
 
     func validate() throws {
@@ -57,6 +60,7 @@ struct Render: ParsableCommand {
         let format = try resolvedFormat()
         if format == .svg, texture != nil { throw ValidationError("--texture applies to PNG output only.") }
         if format == .png, wireframe { throw ValidationError("--wireframe applies to SVG output only.") }
+        if format == .svg, fast { throw ValidationError("--fast applies to PNG output only.") }
         guard !(texture == "-" && input.input == "-") else { throw ValidationError("Only one input can be standard input.") }
     }
 
@@ -87,7 +91,7 @@ struct Render: ParsableCommand {
                 let content = try texture.map(Render.readTexture)
                 let bytes: [UInt8]
                 do {
-                    bytes = try MeshRenderer.image(of: document, texture: content, options: options).pngData()
+                    bytes = try MeshRenderer.image(of: document, texture: content, options: options).pngData(fast: fast)
                 } catch let error as ImageError {
                     throw Failure(.ioError, file: output.output ?? "<stdout>", "cannot make the PNG: \(error.message)")
                 }
