@@ -58,6 +58,18 @@ final class ProgressLine: @unchecked Sendable {
         set(unit.isEmpty ? "\(completed)/\(total)" : "\(completed)/\(total) \(unit)")
     }
 
+    /// Runs `body` with the line cleared and held off, for output to the same terminal (a result
+    /// line on standard output, a warning); the next redraw brings the line back.
+    func clearedWhile<T>(_ body: () throws -> T) rethrows -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        if drawn, !finished {
+            Self.writeToStandardError("\r\u{1B}[K")
+            drawn = false
+        }
+        return try body()
+    }
+
     /// Clears the line (when one was drawn) and stops redrawing. Safe to call more than once.
     func finish() {
         condition.lock()
