@@ -5,9 +5,13 @@ public extension Light {
     /// `(1 − k) + k·|n̂ · l̂|`, two-sided, clamped to 0…1 so a diffuse factor outside 0…1 cannot
     /// make a colour negative or overflow. A zero normal (a degenerate triangle) counts as edge-on.
     func intensity(normal: Point3D) -> Double {
-        let l = direction.normalized()
-        let length = (normal * normal).sum().squareRoot()
-        let cosine = length > 0 && length.isFinite ? abs((normal * l).sum()) / length : 0
+        // Scaled by its largest component first so that huge but finite directions still normalise.
+        let largest = Swift.max(abs(direction.x), abs(direction.y), abs(direction.z))
+        let l = largest > 0 ? (direction / largest).normalized() : Point3D(0, 0, 1)
+        let largestN = Swift.max(abs(normal.x), abs(normal.y), abs(normal.z))
+        let n = largestN > 0 && largestN.isFinite ? normal / largestN : Point3D.zero
+        let length = (n * n).sum().squareRoot()
+        let cosine = length > 0 ? abs((n * l).sum()) / length : 0
         let value = (1 - diffuse) + diffuse * Swift.min(1, cosine)
         return value.isFinite ? Swift.min(1, Swift.max(0, value)) : 0
     }

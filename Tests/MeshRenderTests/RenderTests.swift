@@ -240,3 +240,41 @@ import Testing
         #expect(throws: MeshError.self) { try RenderOptions(scale: 1e9).pixelSize(forLayerSize: SIMD2(1, 1)) }
     }
 }
+
+@Suite struct RenderRobustnessTests {
+    @Test func geometryThroughTheEyeIsClippedNotInverted() throws {
+        // Rotated 80° about x with the eye 30 points away: a point y points below the anchor
+        // (y up to 50) gets w = 1 − y·sin 80°/30, which is 0 at y ≈ 30.5, so the bottom of the
+        // 100-point layer passes the eye and must be clipped; the top half recedes and is drawn.
+        // Nothing traps, and the picture is partly covered, partly empty.
+        let angle = 80.0 * Double.pi / 180, d = 30.0
+        let m: [Double] = [
+            1, 0, 0, 0, 0, cos(angle), sin(angle), -sin(angle) / d, 0, -sin(angle), cos(angle), -cos(angle) / d, 0, 0, 0, 1,
+        ]
+        let mesh = try RenderFixtures.grid(rows: 4, columns: 4, steps: 1) { Point3D($0.x, $0.y, 0) }
+        let layer = LayerProperties(size: SIMD2(100, 100), transform: try RenderFixtures.transform(m))
+        let document = MeshDocument(mesh: mesh, layer: layer)
+        let image = try MeshRenderer.image(of: document)
+        let alphas = stride(from: 3, to: image.pixels.count, by: 4).map { image.pixels[$0] }
+        #expect(alphas.contains(255))
+        #expect(alphas.contains(0))
+        let svg = try MeshRenderer.svg(of: document)
+        #expect(svg.contains("<polygon"))
+        #expect(!svg.contains("nan") && !svg.contains("inf"))
+    }
+
+    @Test func extremeButFiniteLightsAndEmptyMeshesAreFine() throws {
+        let mesh = try RenderFixtures.grid(rows: 1, columns: 1, steps: 0) { Point3D($0.x, $0.y, 0) }
+        let document = MeshDocument(mesh: mesh, layer: LayerProperties(size: SIMD2(8, 8)))
+        let white = try RenderFixtures.solid(RGBA8(255, 255, 255))
+        // A huge light along +z is still the light (0, 0, 1): full intensity on a flat layer.
+        let huge = RenderOptions(light: Light(direction: Point3D(0, 0, 1e308)))
+        #expect(try MeshRenderer.image(of: document, texture: white, options: huge).pixel(x: 4, y: 4) == RGBA8(255, 255, 255, 255))
+        #expect(throws: MeshError.self) {
+            try MeshRenderer.image(of: document, options: RenderOptions(light: Light(direction: .zero)))
+        }
+        let empty = MeshDocument(mesh: MeshTransform(), layer: LayerProperties(size: SIMD2(3, 2)))
+        let picture = try MeshRenderer.image(of: empty)
+        #expect(picture.width == 3 && picture.height == 2 && picture.pixels.allSatisfy { $0 == 0 })
+    }
+}
