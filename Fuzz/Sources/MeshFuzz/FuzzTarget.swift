@@ -18,6 +18,8 @@ public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int3
 enum FuzzRun {
     /// Few enough triangles that the exact sort and the hit tester finish in milliseconds.
     static let maximumTriangles = 4_000
+    /// The most faces a mesh may have for the fuzzer to use its automatic (adaptive) steps.
+    static let maximumAutomaticFaces = 24
 
     static func run(_ bytes: [UInt8]) {
         guard let document = try? MeshDocument(json: bytes) else { return }
@@ -31,7 +33,13 @@ enum FuzzRun {
         let selector = Int(bytes.last ?? 0)
         let diagonals = DiagonalPolicy.allCases
         let diagonal = diagonals[selector % diagonals.count]
-        let options = TessellationOptions(diagonal: diagonal, maximumTriangles: maximumTriangles)
+        // Automatic steps only on small meshes: on large irregular ones the adaptive estimate
+        // takes seconds (a known cost, reported, not a trap), which would starve everything else.
+        var steps: SubdivisionSteps? = nil
+        if document.mesh.subdivisionSteps == .automatic && document.mesh.faces.count > maximumAutomaticFaces {
+            steps = .fixed(selector % 3)
+        }
+        let options = TessellationOptions(steps: steps, diagonal: diagonal, maximumTriangles: maximumTriangles)
         let space: CoordinateSpace = [.unit, .points, .screen][(selector / 8) % 3]
 
         if let mesh = try? Tessellator.tessellate(document, options: options, space: space) {
