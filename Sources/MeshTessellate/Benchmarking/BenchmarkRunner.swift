@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import SurfaceKit
+import Synchronization
 
 /// Runs the §13 workloads: a warm-up run, then the median of `runs` timed runs of each figure.
 public struct BenchmarkRunner: Sendable {
@@ -18,21 +22,45 @@ public struct BenchmarkRunner: Sendable {
     /// Whether `variant` was asked for.
     func wants(_ variant: String) -> Bool { variants.isEmpty || variants.contains(variant) }
 
-    /// The median wall-clock seconds of `body` over the runs, after the warm-ups.
+    /// The median wall-clock seconds of `body` over the runs, after the warm-ups; the median CPU
+    /// seconds of the process go to ``lastCPUSeconds`` (on a shared machine, CPU time of a
+    /// one-thread run is steadier than wall time).
     public func median(runs count: Int? = nil, _ body: () throws -> Void) rethrows -> Double {
         for _ in 0..<warmups { try body() }
         let clock = ContinuousClock()
-        var times: [Double] = []
+        var times: [Double] = [], cpu: [Double] = []
         for _ in 0..<Swift.max(1, count ?? runs) {
+            let cpuStart = BenchmarkRunner.processCPUSeconds()
             let start = clock.now
             try body()
             let d = clock.now - start
+            cpu.append(BenchmarkRunner.processCPUSeconds() - cpuStart)
             times.append(Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
         }
-        times.sort()
-        let m = times.count / 2
-        return times.count % 2 == 1 ? times[m] : (times[m - 1] + times[m]) / 2
+        BenchmarkRunner.lastCPU.store(BenchmarkRunner.middle(cpu).bitPattern, ordering: .relaxed)
+        return BenchmarkRunner.middle(times)
     }
+
+    static func middle(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        let m = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2
+    }
+
+    /// CPU seconds (user and system, all threads) this process has used.
+    static func processCPUSeconds() -> Double {
+        #if canImport(Glibc)
+        var t = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
+        #else
+        return 0
+        #endif
+    }
+
+    static let lastCPU = Atomic<UInt64>(0)
+    /// The median CPU seconds of the last ``median(runs:_:)``.
+    static var lastCPUSeconds: Double { Double(bitPattern: lastCPU.load(ordering: .relaxed)) }
 
     /// Runs `body` with the library's parallel helpers limited to `threads` threads; with one
     /// thread, all work stays on the calling thread (no Dispatch workers at all).
@@ -71,7 +99,7 @@ extension BenchmarkRunner {
             let seconds = try median {
                 _ = try plan.evaluate(vertices: mesh.vertices, weights: weights, pointScale: scale)
             }
-            figures.append(BenchmarkFigure(
+            figures.append(BenchmarkFigure.measured(
                 workload: .w1, variant: "steps\(steps)", threads: threads, size: plan.pointCount, seconds: seconds, unit: "points"))
         }
         guard wants("refine3") else { return figures }
@@ -80,7 +108,7 @@ extension BenchmarkRunner {
         let refine = try median(runs: 3) {
             points = try SubdivisionPlan(topology: topology, steps: 3).pointCount
         }
-        figures.append(BenchmarkFigure(workload: .w1, variant: "refine3", threads: threads, size: points, seconds: refine, unit: "points"))
+        figures.append(BenchmarkFigure.measured(workload: .w1, variant: "refine3", threads: threads, size: points, seconds: refine, unit: "points"))
         return figures
     }
 
@@ -99,7 +127,7 @@ extension BenchmarkRunner {
             let build = try median(runs: 3) {
                 tester = try HitTester(mesh: mesh, geometry: geometry, grid: grid, surface: nil)
             }
-            figures.append(BenchmarkFigure(
+            figures.append(BenchmarkFigure.measured(
                 workload: .w2, variant: "build", threads: threads, size: mesh.triangleCount, seconds: build, unit: "triangles"))
         }
         guard wants("rays") else { return figures }
@@ -111,7 +139,7 @@ extension BenchmarkRunner {
             hits = built.intersect(rays).reduce(0) { $0 + ($1 == nil ? 0 : 1) }
         }
         // Every ray lies over the unit square, which the ripple covers: a miss would be a bug.
-        figures.append(BenchmarkFigure(
+        figures.append(BenchmarkFigure.measured(
             workload: .w2, variant: "rays", threads: threads, size: rays.count, seconds: seconds, unit: hits == rays.count ? "rays" : "rays (\(rays.count - hits) missed)"))
         return figures
     }
@@ -127,7 +155,7 @@ extension BenchmarkRunner {
             let depth = try median {
                 _ = try PainterSorter.sorted(mesh: mesh, geometry: document.geometry, mode: .depth, space: .points)
             }
-            figures.append(BenchmarkFigure(
+            figures.append(BenchmarkFigure.measured(
                 workload: .w3, variant: "depth", threads: threads, size: mesh.triangleCount, seconds: depth, unit: "triangles"))
         }
         guard wants("bsp") else { return figures }
@@ -138,25 +166,44 @@ extension BenchmarkRunner {
             added = try PainterSorter.sorted(mesh: coarse, geometry: document.geometry, mode: .bsp, space: .points)
                 .statistics.addedPieces
         }
-        figures.append(BenchmarkFigure(
+        figures.append(BenchmarkFigure.measured(
             workload: .w3, variant: "bsp", threads: threads, size: coarse.triangleCount, seconds: bsp, unit: "triangles", added: added))
         return figures
     }
 
-    /// W4: the fit of the 101² and 1001²-vertex ripple grids. Unknowns are counted for three
-    /// coordinates, as the peers solve them; the fit solves five (from and to).
+    /// W4: the tensor-product solve on the 101² and 1001²-vertex ripple grids (right-hand sides
+    /// ready, as the peers' solvers get them), and the whole fit of the larger one. Unknowns are
+    /// counted for three coordinates, as the peers solve them; the fit solves five (from and to).
     func fitting(threads: Int, progress: (String) -> Void) throws -> [BenchmarkFigure] {
         var figures: [BenchmarkFigure] = []
-        for faces in [100, 1000] where wants("n\(faces + 1)") {
+        for faces in [100, 1000] where wants("n\(faces + 1)") || (faces == 1000 && wants("fit1001")) {
             let mesh = try BenchmarkInputs.rippleGrid(faces: faces)
-            progress("w4 n\(faces + 1)")
-            let seconds = try median(runs: faces > 100 ? 3 : 9) {
-                _ = try SurfaceFit().fit(mesh)
+            guard let solve = TensorSolveBenchmark(mesh: mesh) else { continue }
+            let unknowns = 3 * solve.unknownsPerCoordinate
+            if wants("n\(faces + 1)") {
+                progress("w4 n\(faces + 1)")
+                let seconds = try median(runs: faces > 100 ? 5 : 21) { try solve.run() }
+                figures.append(BenchmarkFigure.measured(
+                    workload: .w4, variant: "n\(faces + 1)", threads: threads, size: unknowns, seconds: seconds, unit: "unknowns"))
             }
-            figures.append(BenchmarkFigure(
-                workload: .w4, variant: "n\(faces + 1)", threads: threads, size: 3 * (faces + 1) * (faces + 1),
-                seconds: seconds, unit: "unknowns"))
+            if faces == 1000, wants("fit1001") {
+                progress("w4 fit1001")
+                let seconds = try median(runs: 3) { _ = try SurfaceFit().fit(mesh) }
+                figures.append(BenchmarkFigure.measured(
+                    workload: .w4, variant: "fit1001", threads: threads, size: unknowns, seconds: seconds, unit: "unknowns"))
+            }
         }
         return figures
+    }
+}
+
+extension BenchmarkFigure {
+    /// A figure with the CPU seconds of the measurement just made.
+    static func measured(
+        workload: BenchmarkWorkload, variant: String, threads: Int, size: Int, seconds: Double, unit: String, added: Int? = nil
+    ) -> BenchmarkFigure {
+        var figure = BenchmarkFigure(workload: workload, variant: variant, threads: threads, size: size, seconds: seconds, unit: unit, added: added)
+        figure.cpuSeconds = BenchmarkRunner.lastCPUSeconds
+        return figure
     }
 }

@@ -25,6 +25,8 @@ public struct BenchmarkFigure: Hashable, Sendable {
     public var unit: String
     /// Pieces the exact sort added, for `w3 bsp`.
     public var added: Int?
+    /// Median CPU seconds of the process per run (all threads, user and system).
+    public var cpuSeconds: Double?
 
     public init(workload: BenchmarkWorkload, variant: String, threads: Int, size: Int, seconds: Double, unit: String, added: Int? = nil) {
         self.workload = workload

@@ -42,14 +42,14 @@ extension SortPool {
         var cutVertex: [UInt64: Int32] = [:]
         for (t, tri) in mesh.triangles.enumerated() {
             let inside = (clip[Int(tri.x)].w > eps, clip[Int(tri.y)].w > eps, clip[Int(tri.z)].w > eps)
-            let flags = [inside.0, inside.1, inside.2]
-            let count = flags.reduce(0) { $0 + ($1 ? 1 : 0) }
-            if count == 3 {
+            // The common case, wholly in front of the eye, allocates nothing.
+            if inside.0, inside.1, inside.2 {
                 triangles.append(tri)
                 sourceFaces.append(mesh.sourceFaces[t])
                 continue
             }
-            if count == 0 { continue }
+            if !inside.0, !inside.1, !inside.2 { continue }
+            let flags = [inside.0, inside.1, inside.2]
             var polygon: [Int32] = []
             for k in 0..<3 {
                 let a = tri[k], b = tri[(k + 1) % 3]

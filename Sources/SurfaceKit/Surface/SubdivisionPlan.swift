@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Everything about tessellating a control mesh at a fixed number of steps that depends only on its
 /// topology: the refinement stencil tables, the limit stencils and the order of the sub-quads.
 ///
@@ -11,9 +13,7 @@ public struct SubdivisionPlan: Sendable {
 
     final class Storage: Sendable {
         let control: TopologyLevel
-        let refinement: [StencilTable]
         let final: TopologyLevel
-        let limit: LimitStencilTable?
         /// Sub-quads in output order: per control face, rows (v) then columns (u); 4 corners each
         /// (top-left, top-right, bottom-right, bottom-left in the face's frame), as final-level vertices.
         let quads: [Int32]
@@ -22,18 +22,49 @@ public struct SubdivisionPlan: Sendable {
         let isolatedVertexCount: Int
         /// Faces evaluated as bicubic B-spline patches (the tensor-product fast path).
         let patches: RegularPatchTable?
+        let steps: Int
+        /// The refinement and limit stencil tables. When every face is a patch, evaluation needs
+        /// neither, so they are built on first use only (exact hit-testing asks for them), which
+        /// saves most of the plan's time and memory.
+        private let tables: Mutex<Tables?>
 
-        init(control: TopologyLevel, refinement: [StencilTable], final: TopologyLevel,
-             limit: LimitStencilTable?, quads: [Int32], quadFaces: [Int32], isolated: Int,
-             patches: RegularPatchTable? = nil) {
+        struct Tables: Sendable {
+            var refinement: [StencilTable]
+            var limit: LimitStencilTable?
+        }
+
+        init(control: TopologyLevel, tables: Tables?, final: TopologyLevel, steps: Int,
+             quads: [Int32], quadFaces: [Int32], isolated: Int, patches: RegularPatchTable?) {
             self.control = control
-            self.refinement = refinement
+            self.tables = Mutex(tables)
             self.final = final
-            self.limit = limit
+            self.steps = steps
             self.quads = quads
             self.quadFaces = quadFaces
             self.isolatedVertexCount = isolated
             self.patches = patches
+        }
+
+        var refinement: [StencilTable] { builtTables.refinement }
+        var limit: LimitStencilTable? { builtTables.limit }
+
+        private var builtTables: Tables {
+            tables.withLock { tables in
+                if let tables { return tables }
+                let built = Storage.buildTables(control: control, steps: steps)
+                tables = built
+                return built
+            }
+        }
+
+        static func buildTables(control: TopologyLevel, steps: Int) -> Tables {
+            var level = control
+            var refinement: [StencilTable] = []
+            for _ in 0..<steps {
+                refinement.append(level.refinementStencils())
+                level = level.refined()
+            }
+            return Tables(refinement: refinement, limit: steps > 0 ? LimitStencilTable(level: level) : nil)
         }
     }
 
@@ -56,21 +87,22 @@ public struct SubdivisionPlan: Sendable {
                 "\(steps) steps on \(topology.faceCount) faces would make \(overflow ? "over \(Int.max)" : "\(quadCount)") sub-quads (the limit is \(maximumQuads))")
         }
         self.steps = steps
+        let patches = steps > 0 ? RegularPatchTable(level: topology.level) : nil
+        let lazyTables = patches?.coversEverything ?? false
         var level = topology.level
         var tables: [StencilTable] = []
         for _ in 0..<steps {
-            tables.append(level.refinementStencils())
+            if !lazyTables { tables.append(level.refinementStencils()) }
             level = level.refined()
         }
-        let limit = steps > 0 ? LimitStencilTable(level: level) : nil
+        let limit = steps > 0 && !lazyTables ? LimitStencilTable(level: level) : nil
         let (quads, quadFaces) = SubdivisionPlan.quadOrder(level: level, controlFaces: topology.faceCount, steps: steps)
         let isolated = (0..<topology.vertexCount).reduce(0) {
             $0 + (topology.level.vertexFaceOffsets[$1 + 1] == topology.level.vertexFaceOffsets[$1] ? 1 : 0)
         }
         storage = Storage(
-            control: topology.level, refinement: tables, final: level, limit: limit,
-            quads: quads, quadFaces: quadFaces, isolated: isolated,
-            patches: steps > 0 ? RegularPatchTable(level: topology.level) : nil)
+            control: topology.level, tables: lazyTables ? nil : Storage.Tables(refinement: tables, limit: limit),
+            final: level, steps: steps, quads: quads, quadFaces: quadFaces, isolated: isolated, patches: patches)
     }
 
     /// Control vertices the plan expects.

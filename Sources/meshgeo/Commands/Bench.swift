@@ -14,7 +14,10 @@ struct Bench: ParsableCommand {
             W1: limit points per second at steps 1–4 (evaluation of an already refined topology) and \
             topology refinement at steps 3. W2: BVH build and 1,000,000 rays along −z on the steps-3 \
             ripple. W3: depth sort of the tilted steps-3 ripple, exact (BSP) sort of the steps-1 one. \
-            W4: the fit of the 101² and 1001²-vertex grids (unknowns counted for three coordinates).
+            W4: the tensor-product solve on the 101² and 1001²-vertex grids, and the whole fit of the \
+            larger (unknowns counted for three coordinates, as the peers solve them; we solve five). \
+            Each line also gives the median CPU seconds of the process, steadier than wall time on a \
+            shared machine.
             """)
 
     enum Selection: String, ExpressibleByArgument, CaseIterable {
@@ -30,7 +33,7 @@ struct Bench: ParsableCommand {
     @Option(help: "Timed runs per figure (the median is reported).")
     var runs: Int = 5
 
-    @Option(help: "Only this variant (repeatable): steps1…steps4, refine3, build, rays, depth, bsp, n101, n1001.")
+    @Option(help: "Only this variant (repeatable): steps1…steps4, refine3, build, rays, depth, bsp, n101, n1001, fit1001.")
     var variant: [String] = []
 
     @Flag(help: "One JSON object per line.")
@@ -45,13 +48,13 @@ struct Bench: ParsableCommand {
         try reportingFailures {
             let workloads = workload == .all ? BenchmarkWorkload.allCases : BenchmarkWorkload.allCases.filter { $0.rawValue == workload.rawValue }
             let runner = BenchmarkRunner(runs: runs, variants: Set(variant))
-            let showProgress = isatty(2) != 0
+            let progress = ProgressLine("meshgeo bench")
+            defer { progress.finish() }
             for w in workloads {
                 for t in threads.map({ [$0] }) ?? [1, 2] {
                     let figures = try runner.run(w, threads: t) { name in
-                        if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K\(name), \(t) thread\(t == 1 ? "" : "s")…".utf8)) }
+                        progress.stage("\(name), \(t) thread\(t == 1 ? "" : "s")")
                     }
-                    if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
                     var text = ""
                     for figure in figures { text += (json ? Bench.jsonLine(figure) : Bench.textLine(figure)) + "\n" }
                     try StandardOutput.write(Array(text.utf8))
@@ -67,6 +70,7 @@ extension Bench {
         var line = "{\"workload\": \"\(f.workload.rawValue)\", \"variant\": \"\(f.variant)\", \"threads\": \(f.threads), "
         line += "\"size\": \(f.size), \"seconds\": \(f.seconds), \"per_second\": \(f.perSecond), \"unit\": \"\(f.unit)\""
         if let added = f.added { line += ", \"added\": \(added)" }
+        if let cpu = f.cpuSeconds { line += ", \"cpu_seconds\": \(cpu)" }
         return line + "}"
     }
 
@@ -78,6 +82,7 @@ extension Bench {
         var line = pad("\(f.workload.rawValue) \(f.variant)", 12) + pad("\(f.threads) thread\(f.threads == 1 ? "" : "s")", 10)
         line += left("\(f.size)", 9) + " " + pad(f.unit, 10) + left(String(format: "%.5f s", f.seconds), 12)
         line += "   " + rate + " \(f.unit)/s"
+        if let cpu = f.cpuSeconds { line += String(format: "   (CPU %.5f s)", cpu) }
         if let added = f.added { line += "   +\(added) pieces" }
         return line
     }

@@ -1,0 +1,25 @@
+/// The tensor-product fitting solve alone, for benchmarks (`meshgeo bench`, W4): the right-hand
+/// sides are built once, and each run copies them and solves, which is what the peers' banded
+/// solvers time (scipy's `solve_banded` also copies its right-hand side).
+package struct TensorSolveBenchmark: Sendable {
+    let solver: TensorGridSolver
+    let planes: FitPlanes
+
+    /// `nil` unless `mesh` is a row-major grid of faces.
+    package init?(mesh: MeshTransform) {
+        guard let grid = RegularGrid(vertexCount: mesh.vertices.count, faces: mesh.faces) else { return nil }
+        solver = TensorGridSolver(grid: grid)
+        let weights = SurfaceFit.vertexWeights(faces: mesh.faces, vertexCount: mesh.vertices.count)
+        planes = FitPlanes(targets: mesh.vertices, rowWeights: solver.apply(weights))
+    }
+
+    /// Unknowns per coordinate (the vertices).
+    package var unknownsPerCoordinate: Int { planes.count }
+
+    /// One solve of all five coordinates; returns the reciprocal condition estimate.
+    @discardableResult
+    package func run() throws -> Double {
+        var copy = planes
+        return try solver.solve(&copy, minimumReciprocalCondition: 1e-12)
+    }
+}
