@@ -1,0 +1,145 @@
+/// Second derivatives of a patch's `to`, which bound how far a flat triangle can stray from it.
+public struct PatchCurvature: Hashable, Sendable {
+    /// ∂²P/∂u², ∂²P/∂u∂v and ∂²P/∂v² of the rational point, in unit coordinates.
+    public var uu: Point3D
+    public var uv: Point3D
+    public var vv: Point3D
+
+    public init(uu: Point3D, uv: Point3D, vv: Point3D) {
+        self.uu = uu
+        self.uv = uv
+        self.vv = vv
+    }
+}
+
+extension RationalPatch {
+    /// The second derivatives of the rational point `to` at (u, v).
+    ///
+    /// With S the homogeneous (polynomial) point and W its weight, P = S/W gives
+    /// P_uu = (S_uu − 2 P_u W_u − P W_uu)/W, P_uv = (S_uv − P_u W_v − P_v W_u − P W_uv)/W and
+    /// P_vv = (S_vv − 2 P_v W_v − P W_vv)/W.
+    public func curvature(u: Double, v: Double) -> PatchCurvature {
+        let bu = RationalPatch.basis(u), bv = RationalPatch.basis(v)
+        let du = RationalPatch.derivative(u), dv = RationalPatch.derivative(v)
+        let ddu = RationalPatch.secondDerivative(u), ddv = RationalPatch.secondDerivative(v)
+        var s = SIMD8<Double>(), su = s, sv = s, suu = s, suv = s, svv = s
+        for row in 0..<4 {
+            var r = SIMD8<Double>(), ru = r, ruu = r
+            for column in 0..<4 {
+                let c = control[4 * row + column]
+                r += bu[column] * c
+                ru += du[column] * c
+                ruu += ddu[column] * c
+            }
+            s += bv[row] * r
+            su += bv[row] * ru
+            sv += dv[row] * r
+            suu += bv[row] * ruu
+            suv += dv[row] * ru
+            svv += ddv[row] * r
+        }
+        return RationalPatch.curvature(s: s, su: su, sv: sv, suu: suu, suv: suv, svv: svv)
+    }
+
+    /// ``curvature(u:v:)`` on the n × n grid of parameters u, v ∈ {0, 1/(n−1), …, 1} (v-major),
+    /// sharing the along-u sums of each column of parameters: about half the work of calling
+    /// ``curvature(u:v:)`` n² times.
+    public func curvatureGrid(samples n: Int) -> [PatchCurvature] {
+        guard n >= 2 else { return n == 1 ? [curvature(u: 0, v: 0)] : [] }
+        let t = (0..<n).map { Double($0) / Double(n - 1) }
+        let b = t.map { RationalPatch.basis($0) }, d = t.map { RationalPatch.derivative($0) }
+        let dd = t.map { RationalPatch.secondDerivative($0) }
+        // Along u, for every sampled u and control row: the value and its first two derivatives.
+        var along = [SIMD8<Double>](repeating: SIMD8(), count: 3 * 4 * n)
+        for i in 0..<n {
+            for row in 0..<4 {
+                var r = SIMD8<Double>(), ru = r, ruu = r
+                for column in 0..<4 {
+                    let c = control[4 * row + column]
+                    r += b[i][column] * c
+                    ru += d[i][column] * c
+                    ruu += dd[i][column] * c
+                }
+                along[3 * (4 * i + row)] = r
+                along[3 * (4 * i + row) + 1] = ru
+                along[3 * (4 * i + row) + 2] = ruu
+            }
+        }
+        var result: [PatchCurvature] = []
+        result.reserveCapacity(n * n)
+        for j in 0..<n {
+            for i in 0..<n {
+                var s = SIMD8<Double>(), su = s, sv = s, suu = s, suv = s, svv = s
+                for row in 0..<4 {
+                    let k = 3 * (4 * i + row)
+                    let r = along[k], ru = along[k + 1], ruu = along[k + 2]
+                    s += b[j][row] * r
+                    su += b[j][row] * ru
+                    sv += d[j][row] * r
+                    suu += b[j][row] * ruu
+                    suv += d[j][row] * ru
+                    svv += dd[j][row] * r
+                }
+                result.append(RationalPatch.curvature(s: s, su: su, sv: sv, suu: suu, suv: suv, svv: svv))
+            }
+        }
+        return result
+    }
+
+    /// P's second derivatives from the homogeneous point and its derivatives (quotient rule).
+    @inline(__always)
+    static func curvature(
+        s: SIMD8<Double>, su: SIMD8<Double>, sv: SIMD8<Double>, suu: SIMD8<Double>, suv: SIMD8<Double>, svv: SIMD8<Double>
+    ) -> PatchCurvature {
+        let w = s[5]
+        let p = s / w
+        let pu = (su - p * su[5]) / w
+        let pv = (sv - p * sv[5]) / w
+        let puu = (suu - 2 * pu * su[5] - p * suu[5]) / w
+        let puv = (suv - pu * sv[5] - pv * su[5] - p * suv[5]) / w
+        let pvv = (svv - 2 * pv * sv[5] - p * svv[5]) / w
+        return PatchCurvature(
+            uu: SIMD3(puu[2], puu[3], puu[4]), uv: SIMD3(puv[2], puv[3], puv[4]), vv: SIMD3(pvv[2], pvv[3], pvv[4]))
+    }
+
+    /// The second derivative of the uniform cubic B-spline basis.
+    @inline(__always)
+    static func secondDerivative(_ t: Double) -> SIMD4<Double> {
+        SIMD4(1 - t, 3 * t - 2, 1 - 3 * t, t)
+    }
+}
+
+extension RationalPatch {
+    /// The rational point `to` at (u, v), without derivatives (cheaper than ``evaluate(u:v:)``).
+    public func position(u: Double, v: Double) -> Point3D {
+        let bu = RationalPatch.basis(u), bv = RationalPatch.basis(v)
+        var s = SIMD8<Double>()
+        for row in 0..<4 {
+            let b = 4 * row
+            let r = bu[0] * control[b] + bu[1] * control[b + 1] + bu[2] * control[b + 2] + bu[3] * control[b + 3]
+            s += bv[row] * r
+        }
+        return SIMD3(s[2], s[3], s[4]) / s[5]
+    }
+}
+
+extension FaceGrid {
+    /// The same face's samples on a coarser grid whose resolution divides this one's.
+    public func coarsened(to resolution: Int) -> FaceGrid? {
+        guard resolution >= 1, resolution <= self.resolution, self.resolution % resolution == 0 else { return nil }
+        let stride = self.resolution / resolution, side = resolution + 1
+        var result = SurfaceSamples()
+        result.from.reserveCapacity(side * side)
+        result.to.reserveCapacity(side * side)
+        result.normals.reserveCapacity(side * side)
+        for j in 0..<side {
+            for i in 0..<side {
+                let k = index(i * stride, j * stride)
+                result.from.append(samples.from[k])
+                result.to.append(samples.to[k])
+                result.normals.append(samples.normals[k])
+            }
+        }
+        return FaceGrid(resolution: resolution, samples: result)
+    }
+}
