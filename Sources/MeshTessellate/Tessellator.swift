@@ -39,7 +39,8 @@ public struct Tessellator: Sendable {
     /// Refuses a request over the budget, stating what it would need.
     static func checkBudget(faces: Int, steps: Int, options: TessellationOptions) throws {
         guard steps >= 0 else {
-            throw MeshError(.invalidValue, path: "subdivisionSteps", "\(steps) is not a number of steps (use 0 or more, or −1 for automatic)")
+            throw MeshError(
+                .invalidValue, path: "subdivisionSteps", "\(steps) is not a number of steps (use 0 or more, or −1 for automatic)")
         }
         // 2ⁿ × 2ⁿ quads a face; counted in floating point first so no size overflows.
         let exact = Double(faces) * Double(options.diagonal.trianglesPerQuad) * Double.pow(4, Double(steps))
@@ -71,8 +72,10 @@ public struct Tessellator: Sendable {
         }
         let scale = geometry.pointScale
         let points = unit.to.map { $0 * scale }
-        let triangles = fixedTriangles
-            ?? Tessellator.triangulate(plan: plan, policy: diagonal, points: points, centers: evaluation.centers.map { $0.to.map { $0 * scale } })
+        let triangles =
+            fixedTriangles
+            ?? Tessellator.triangulate(
+                plan: plan, policy: diagonal, points: points, centers: evaluation.centers.map { $0.to.map { $0 * scale } })
         var pointsMesh = TriangleMesh(
             space: .points, positions: points, from: unit.from, normals: unit.normals,
             triangles: triangles, sourceFaces: sourceFaces)
@@ -81,27 +84,41 @@ public struct Tessellator: Sendable {
             pointsMesh = pointsMesh.compacted(remap: remap)
             unitPositions = Tessellator.compact(unitPositions, remap: remap)
         }
-        switch space {
-        case .points:
-            return pointsMesh
-        case .unit:
-            var mesh = pointsMesh
-            mesh.space = .unit
-            mesh.positions = unitPositions
-            mesh.normals = pointsMesh.normals.map { geometry.unitNormal(fromPoints: $0) }
-            return mesh
-        case .screen:
-            return pointsMesh.projectedToScreen(geometry)
-        }
+        return pointsMesh.converted(to: space, unitPositions: unitPositions, geometry: geometry)
     }
 
-    /// One call: check, refine and tessellate a document.
+    /// One call: check, refine and tessellate a document. With automatic steps (the file's −1 or
+    /// `options.steps`), the ``AdaptiveTessellator`` meets `options.tolerance`.
     public static func tessellate(
         _ document: MeshDocument, options: TessellationOptions = TessellationOptions(), space: CoordinateSpace = .unit
     ) throws -> TriangleMesh {
         try document.layer.validate()
+        if (options.steps ?? document.mesh.subdivisionSteps) == .automatic {
+            return try AdaptiveTessellator(mesh: document.mesh, options: options)
+                .tessellate(document.mesh, geometry: document.geometry, space: space, tolerance: options.tolerance)
+                .mesh
+        }
         return try Tessellator(mesh: document.mesh, options: options)
             .tessellate(document.mesh, geometry: document.geometry, space: space)
+    }
+}
+
+extension TriangleMesh {
+    /// This points-space mesh in `space`: unit positions (given, to avoid a division), points as
+    /// they are, or projected to the screen.
+    func converted(to space: CoordinateSpace, unitPositions: [Point3D], geometry: LayerGeometry) -> TriangleMesh {
+        switch space {
+        case .points:
+            return self
+        case .unit:
+            var mesh = self
+            mesh.space = .unit
+            mesh.positions = unitPositions
+            mesh.normals = normals.map { geometry.unitNormal(fromPoints: $0) }
+            return mesh
+        case .screen:
+            return projectedToScreen(geometry)
+        }
     }
 }
 
