@@ -15,11 +15,16 @@ public struct MeshSummary: Sendable {
     public var fromBounds: (min: LayerPoint, max: LayerPoint)?
     /// The steps the file asks for.
     public var requestedSteps: SubdivisionSteps
-    /// The steps tessellation uses (what automatic mode resolves to).
+    /// The uniform steps tessellation uses; with automatic steps, the uniform steps that would
+    /// match the densest face (``AdaptiveReport/equivalentUniformSteps``).
     public var resolvedSteps: Int
-    /// Surface points and triangles at `resolvedSteps` with two triangles per quad.
+    /// Surface points and triangles: at `resolvedSteps` with two triangles per quad, or what
+    /// automatic steps made.
     public var pointCount: Int
     public var triangleCount: Int
+    /// With automatic steps: what the adaptive tessellation chose and measured. Building the
+    /// summary tessellates once to find it (nothing is kept but the report).
+    public var automatic: AdaptiveReport?
 
     public init(document: MeshDocument, options: TessellationOptions = TessellationOptions()) throws {
         let mesh = document.mesh
@@ -50,6 +55,16 @@ public struct MeshSummary: Sendable {
             fromBounds = (flo, fhi)
         }
         requestedSteps = options.steps ?? mesh.subdivisionSteps
+        if requestedSteps == .automatic {
+            try document.layer.validate()
+            let report = try AdaptiveTessellator(mesh: mesh, options: options)
+                .tessellate(mesh, geometry: document.geometry, space: .points, tolerance: options.tolerance).report
+            automatic = report
+            resolvedSteps = report.equivalentUniformSteps
+            pointCount = report.vertexCount
+            triangleCount = report.triangleCount
+            return
+        }
         resolvedSteps = options.resolvedSteps(for: mesh)
         let n = resolvedSteps
         let quadsPerFace = 1 << (2 * min(n, 30))

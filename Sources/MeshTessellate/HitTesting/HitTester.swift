@@ -51,11 +51,27 @@ public struct HitTester: Sendable {
         try self.init(mesh: triangles, geometry: geometry, grid: grid, surface: surface)
     }
 
-    /// One call: validate, tessellate and build a hit tester for a document.
+    /// One call: validate, tessellate and build a hit tester for a document. With automatic steps,
+    /// `.triangles` tests the adaptive tessellation (within `options.tolerance` of the surface);
+    /// `.exact` refines on the uniform grid of the steps that match its densest face.
     public init(
         document: MeshDocument, options: TessellationOptions = TessellationOptions(), precision: HitPrecision = .triangles
     ) throws {
         try document.layer.validate()
+        if (options.steps ?? document.mesh.subdivisionSteps) == .automatic {
+            let adaptive = try AdaptiveTessellator(mesh: document.mesh, options: options)
+                .tessellate(document.mesh, geometry: document.geometry, space: .points, tolerance: options.tolerance)
+            guard precision == .exact else {
+                try self.init(mesh: adaptive.mesh, geometry: document.geometry, grid: nil, surface: nil)
+                return
+            }
+            var uniform = options
+            uniform.steps = .fixed(adaptive.report.equivalentUniformSteps)
+            try self.init(
+                tessellator: Tessellator(mesh: document.mesh, options: uniform), mesh: document.mesh,
+                geometry: document.geometry, precision: precision)
+            return
+        }
         try self.init(
             tessellator: Tessellator(mesh: document.mesh, options: options), mesh: document.mesh,
             geometry: document.geometry, precision: precision)
@@ -83,7 +99,8 @@ extension HitTester {
             }
         }
         guard mesh.sourceFaces.count == mesh.triangleCount, mesh.from.count == mesh.vertexCount,
-              mesh.normals.count == mesh.vertexCount else {
+            mesh.normals.count == mesh.vertexCount
+        else {
             throw MeshError(.invalidValue, path: "", "the mesh's per-vertex and per-triangle arrays do not match its counts")
         }
         self.mesh = mesh

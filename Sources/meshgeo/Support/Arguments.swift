@@ -55,12 +55,18 @@ struct TessellationArguments: ParsableArguments {
     @Option(name: .customLong("max-triangles"), help: "Refuse, before any work, to make more triangles than this.")
     var maxTriangles: Int = TessellationOptions.defaultMaximumTriangles
 
+    @Option(help: "Automatic steps: the largest distance in points between triangles and surface (default 0.001 × the larger layer side).")
+    var tolerance: Double?
+
     func validate() throws {
         guard maxTriangles >= 0 else { throw ValidationError("--max-triangles must not be negative.") }
+        if let tolerance, !(tolerance.isFinite && tolerance > 0) {
+            throw ValidationError("--tolerance must be a finite number of points above 0.")
+        }
     }
 
     /// The library's options for these arguments.
     var options: TessellationOptions {
-        TessellationOptions(steps: steps?.value, diagonal: diagonal, maximumTriangles: maxTriangles)
+        TessellationOptions(steps: steps?.value, diagonal: diagonal, maximumTriangles: maxTriangles, tolerance: tolerance)
     }
 }

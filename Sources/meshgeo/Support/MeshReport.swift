@@ -5,8 +5,8 @@ import SurfaceKit
 struct MeshReport {
     var text: String
 
-    init(document: MeshDocument) throws {
-        let s = try MeshSummary(document: document)
+    init(document: MeshDocument, options: TessellationOptions = TessellationOptions()) throws {
+        let s = try MeshSummary(document: document, options: options)
         var lines: [String] = []
         lines.append("vertices: \(s.vertexCount)")
         lines.append("faces: \(s.faceCount)")
@@ -22,15 +22,24 @@ struct MeshReport {
         }
         lines.append("depthNormalization: \(document.mesh.depthNormalization.rawValue)")
         let layer = document.layer
-        lines.append("layer: size \(layer.size.x) × \(layer.size.y) points, anchor (\(layer.anchor.x), \(layer.anchor.y))"
-            + (layer.transform == .identity ? ", identity transform" : ", transform \(layer.transform.elements)"))
-        switch s.requestedSteps {
-        case .automatic:
-            lines.append("subdivisionSteps: -1 (automatic; uses \(s.resolvedSteps) steps until tolerance-driven automatic steps exist)")
-        case .fixed(let n):
-            lines.append("subdivisionSteps: \(n)")
+        lines.append(
+            "layer: size \(layer.size.x) × \(layer.size.y) points, anchor (\(layer.anchor.x), \(layer.anchor.y))"
+                + (layer.transform == .identity ? ", identity transform" : ", transform \(layer.transform.elements)"))
+        if let a = s.automatic {
+            lines.append("subdivisionSteps: -1 (automatic, tolerance \(a.tolerance) points)")
+            let rates =
+                a.smallestRate == a.largestRate
+                ? (a.largestRate == 1 ? "1 segment" : "\(a.largestRate) segments") : "\(a.smallestRate) to \(a.largestRate) segments"
+            lines.append(
+                "automatic steps: \(rates) along a face side (uniform steps \(a.equivalentUniformSteps) would match the densest face)"
+                    + (a.irregularFaces > 0 ? ", \(a.irregularFaces) faces at extraordinary vertices on dyadic grids" : ""))
+            lines.append(
+                "tessellation: \(a.vertexCount) points, \(a.triangleCount) triangles, largest measured deviation \(a.worstDeviation) points"
+            )
+        } else {
+            lines.append("subdivisionSteps: \(s.resolvedSteps)")
+            lines.append("tessellation at \(s.resolvedSteps) steps: \(s.pointCount) points, \(s.triangleCount) triangles")
         }
-        lines.append("tessellation at \(s.resolvedSteps) steps: \(s.pointCount) points, \(s.triangleCount) triangles")
         text = lines.joined(separator: "\n") + "\n"
     }
 }
