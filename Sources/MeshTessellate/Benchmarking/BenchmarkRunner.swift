@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SurfaceKit
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Runs the §13 workloads: a warm-up run, then the median of `runs` timed runs of each figure.
 public struct BenchmarkRunner: Sendable {
@@ -50,11 +51,11 @@ public struct BenchmarkRunner: Sendable {
     /// CPU seconds (user and system, all threads) this process has used.
     static func processCPUSeconds() -> Double {
         #if canImport(Glibc)
-        var t = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
+            var t = timespec()
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+            return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
         #else
-        return 0
+            return 0
         #endif
     }
 
@@ -99,16 +100,53 @@ extension BenchmarkRunner {
             let seconds = try median {
                 _ = try plan.evaluate(vertices: mesh.vertices, weights: weights, pointScale: scale)
             }
-            figures.append(BenchmarkFigure.measured(
-                workload: .w1, variant: "steps\(steps)", threads: threads, size: plan.pointCount, seconds: seconds, unit: "points"))
+            figures.append(
+                BenchmarkFigure.measured(
+                    workload: .w1, variant: "steps\(steps)", threads: threads, size: plan.pointCount, seconds: seconds, unit: "points"))
         }
+        figures += try automaticSteps(threads: threads, progress: progress)
         guard wants("refine3") else { return figures }
         progress("w1 refine3")
         var points = 0
         let refine = try median(runs: 3) {
             points = try SubdivisionPlan(topology: topology, steps: 3).pointCount
         }
-        figures.append(BenchmarkFigure.measured(workload: .w1, variant: "refine3", threads: threads, size: points, seconds: refine, unit: "points"))
+        figures.append(
+            BenchmarkFigure.measured(workload: .w1, variant: "refine3", threads: threads, size: points, seconds: refine, unit: "points"))
+        return figures
+    }
+
+    /// Automatic steps (issue 5's benchmark): the ripple on a 1000 × 1000 pt layer, depth scaled by
+    /// the width, at τ = 0.5 pt (`auto`), against uniform tessellation making about as many
+    /// triangles: steps 1 of a k × k ripple grid with 8k² close to the automatic count
+    /// (`auto-uniform`), and steps 1 of the 100 × 100 ripple, the fewest uniform steps that meet τ
+    /// (`auto-steps1`). Each is the whole one-call tessellation, topology work included.
+    func automaticSteps(threads: Int, progress: (String) -> Void) throws -> [BenchmarkFigure] {
+        var figures: [BenchmarkFigure] = []
+        let document = try BenchmarkInputs.rippleLayer(faces: 100)
+        let automatic = TessellationOptions(steps: .automatic, tolerance: 0.5)
+        guard wants("auto") || wants("auto-uniform") || wants("auto-steps1") else { return figures }
+        progress("w1 auto")
+        var triangles = 0
+        let seconds = try median {
+            triangles = try Tessellator.tessellate(document, options: automatic, space: .points).triangleCount
+        }
+        if wants("auto") {
+            figures.append(
+                BenchmarkFigure.measured(
+                    workload: .w1, variant: "auto", threads: threads, size: triangles, seconds: seconds, unit: "triangles"))
+        }
+        let k = Swift.max(1, Int((Double(triangles) / 8).squareRoot().rounded()))
+        for (variant, input) in [("auto-uniform", try BenchmarkInputs.rippleLayer(faces: k)), ("auto-steps1", document)]
+        where wants(variant) {
+            progress("w1 \(variant)")
+            var count = 0
+            let time = try median {
+                count = try Tessellator.tessellate(input, options: TessellationOptions(steps: .fixed(1)), space: .points).triangleCount
+            }
+            figures.append(
+                BenchmarkFigure.measured(workload: .w1, variant: variant, threads: threads, size: count, seconds: time, unit: "triangles"))
+        }
         return figures
     }
 
@@ -127,8 +165,9 @@ extension BenchmarkRunner {
             let build = try median(runs: 3) {
                 tester = try HitTester(mesh: mesh, geometry: geometry, grid: grid, surface: nil)
             }
-            figures.append(BenchmarkFigure.measured(
-                workload: .w2, variant: "build", threads: threads, size: mesh.triangleCount, seconds: build, unit: "triangles"))
+            figures.append(
+                BenchmarkFigure.measured(
+                    workload: .w2, variant: "build", threads: threads, size: mesh.triangleCount, seconds: build, unit: "triangles"))
         }
         guard wants("rays") else { return figures }
         let built = try tester ?? HitTester(mesh: mesh, geometry: geometry, grid: grid, surface: nil)
@@ -139,8 +178,10 @@ extension BenchmarkRunner {
             hits = built.intersect(rays).reduce(0) { $0 + ($1 == nil ? 0 : 1) }
         }
         // Every ray lies over the unit square, which the ripple covers: a miss would be a bug.
-        figures.append(BenchmarkFigure.measured(
-            workload: .w2, variant: "rays", threads: threads, size: rays.count, seconds: seconds, unit: hits == rays.count ? "rays" : "rays (\(rays.count - hits) missed)"))
+        figures.append(
+            BenchmarkFigure.measured(
+                workload: .w2, variant: "rays", threads: threads, size: rays.count, seconds: seconds,
+                unit: hits == rays.count ? "rays" : "rays (\(rays.count - hits) missed)"))
         return figures
     }
 
@@ -155,8 +196,9 @@ extension BenchmarkRunner {
             let depth = try median {
                 _ = try PainterSorter.sorted(mesh: mesh, geometry: document.geometry, mode: .depth, space: .points)
             }
-            figures.append(BenchmarkFigure.measured(
-                workload: .w3, variant: "depth", threads: threads, size: mesh.triangleCount, seconds: depth, unit: "triangles"))
+            figures.append(
+                BenchmarkFigure.measured(
+                    workload: .w3, variant: "depth", threads: threads, size: mesh.triangleCount, seconds: depth, unit: "triangles"))
         }
         // The exact sort runs only when asked for by name: on this scene it can split without
         // bound and its work lists grow quadratically (17 GB seen), before any triangle budget
@@ -174,12 +216,15 @@ extension BenchmarkRunner {
                     mesh: coarse, geometry: document.geometry, mode: .bsp, space: .points, maximumTriangles: budget
                 ).statistics.addedPieces
             }
-            figures.append(BenchmarkFigure.measured(
-                workload: .w3, variant: "bsp", threads: threads, size: coarse.triangleCount, seconds: bsp, unit: "triangles", added: added))
+            figures.append(
+                BenchmarkFigure.measured(
+                    workload: .w3, variant: "bsp", threads: threads, size: coarse.triangleCount, seconds: bsp, unit: "triangles",
+                    added: added))
         } catch let error as MeshError where error.kind == .limitExceeded {
-            figures.append(BenchmarkFigure(
-                workload: .w3, variant: "bsp", threads: threads, size: coarse.triangleCount, seconds: 0,
-                unit: "triangles (failed: more than \(budget) pieces)"))
+            figures.append(
+                BenchmarkFigure(
+                    workload: .w3, variant: "bsp", threads: threads, size: coarse.triangleCount, seconds: 0,
+                    unit: "triangles (failed: more than \(budget) pieces)"))
         }
         return figures
     }
@@ -196,14 +241,16 @@ extension BenchmarkRunner {
             if wants("n\(faces + 1)") {
                 progress("w4 n\(faces + 1)")
                 let seconds = try median(runs: faces > 100 ? 5 : 21) { try solve.run() }
-                figures.append(BenchmarkFigure.measured(
-                    workload: .w4, variant: "n\(faces + 1)", threads: threads, size: unknowns, seconds: seconds, unit: "unknowns"))
+                figures.append(
+                    BenchmarkFigure.measured(
+                        workload: .w4, variant: "n\(faces + 1)", threads: threads, size: unknowns, seconds: seconds, unit: "unknowns"))
             }
             if faces == 1000, wants("fit1001") {
                 progress("w4 fit1001")
                 let seconds = try median(runs: 3) { _ = try SurfaceFit().fit(mesh) }
-                figures.append(BenchmarkFigure.measured(
-                    workload: .w4, variant: "fit1001", threads: threads, size: unknowns, seconds: seconds, unit: "unknowns"))
+                figures.append(
+                    BenchmarkFigure.measured(
+                        workload: .w4, variant: "fit1001", threads: threads, size: unknowns, seconds: seconds, unit: "unknowns"))
             }
         }
         return figures
@@ -215,7 +262,8 @@ extension BenchmarkFigure {
     static func measured(
         workload: BenchmarkWorkload, variant: String, threads: Int, size: Int, seconds: Double, unit: String, added: Int? = nil
     ) -> BenchmarkFigure {
-        var figure = BenchmarkFigure(workload: workload, variant: variant, threads: threads, size: size, seconds: seconds, unit: unit, added: added)
+        var figure = BenchmarkFigure(
+            workload: workload, variant: variant, threads: threads, size: size, seconds: seconds, unit: unit, added: added)
         figure.cpuSeconds = BenchmarkRunner.lastCPUSeconds
         return figure
     }

@@ -50,6 +50,14 @@ public enum BenchmarkInputs {
         ExampleMesh.ripple.document
     }
 
+    /// A `faces × faces` ripple on a 1000 × 1000 pt layer with depth scaled by the width (one unit
+    /// of z is 1000 pt, so the ripple stands 50 pt high): the automatic-steps benchmark's input.
+    public static func rippleLayer(faces: Int) throws -> MeshDocument {
+        var mesh = try rippleGrid(faces: faces)
+        mesh.depthNormalization = .width
+        return MeshDocument(mesh: mesh, layer: LayerProperties(size: SIMD2(1000, 1000)))
+    }
+
     /// A ripple grid of `faces × faces` faces (W4 uses 100 and 1000).
     public static func rippleGrid(faces: Int) throws -> MeshTransform {
         let grid = try MeshTransform.identity(rows: faces, columns: faces, subdivisionSteps: .fixed(0))

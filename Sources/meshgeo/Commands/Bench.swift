@@ -34,7 +34,10 @@ struct Bench: ParsableCommand {
     @Option(help: "Timed runs per figure (the median is reported).")
     var runs: Int = 5
 
-    @Option(help: "Only this variant (repeatable): steps1…steps4, refine3, build, rays, depth, bsp, n101, n1001, fit1001.")
+    @Option(
+        help:
+            "Only this variant (repeatable): steps1…steps4, auto, auto-uniform, auto-steps1, refine3, build, rays, depth, bsp, n101, n1001, fit1001."
+    )
     var variant: [String] = []
 
     @Flag(help: "One JSON object per line.")
@@ -47,7 +50,8 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let workloads = workload == .all ? BenchmarkWorkload.allCases : BenchmarkWorkload.allCases.filter { $0.rawValue == workload.rawValue }
+            let workloads =
+                workload == .all ? BenchmarkWorkload.allCases : BenchmarkWorkload.allCases.filter { $0.rawValue == workload.rawValue }
             let runner = BenchmarkRunner(runs: runs, variants: Set(variant))
             let progress = ProgressLine("meshgeo bench")
             defer { progress.finish() }
