@@ -214,6 +214,85 @@ private typealias S = TessSupport
         return (MeshVertex(from: from / weight, to: to / weight), weight)
     }
 
+    // MARK: - Extraordinary vertices
+
+    /// A cube whose faces are n × n grids, pushed halfway to the sphere through its corners: the
+    /// eight cube corners have valence 3, every other vertex valence 4. Grid point g ∈ {0…n}³ on
+    /// the cube's surface is one vertex.
+    static func roundedCube(divisions n: Int) throws -> MeshTransform {
+        var index: [SIMD3<Int>: Int] = [:]
+        var vertices: [MeshVertex] = []
+        func vertex(_ g: SIMD3<Int>) -> Int {
+            if let k = index[g] { return k }
+            let p = SIMD3<Double>(Double(g.x), Double(g.y), Double(g.z)) / Double(n) - 0.5
+            let onSphere = p / (p * p).sum().squareRoot() * 0.5
+            let to = 0.5 * p + 0.5 * onSphere + 0.5
+            index[g] = vertices.count
+            vertices.append(MeshVertex(from: SIMD2(to.x, to.y), to: to))
+            return vertices.count - 1
+        }
+        var faces: [MeshFace] = []
+        for axis in 0..<3 {
+            for side in 0..<2 {
+                let b = (axis + 1) % 3, c = (axis + 2) % 3
+                for i in 0..<n {
+                    for j in 0..<n {
+                        var quad: [SIMD3<Int>] = []
+                        for (x, y) in [(0, 0), (1, 0), (1, 1), (0, 1)] {
+                            var g = SIMD3<Int>(repeating: 0)
+                            g[axis] = side * n
+                            g[b] = i + x
+                            g[c] = j + y
+                            quad.append(g)
+                        }
+                        // (b, c, axis) is right-handed, so this winding faces +axis: flip on side 0.
+                        if side == 0 { quad = [quad[0], quad[3], quad[2], quad[1]] }
+                        faces.append(MeshFace(vertex(quad[0]), vertex(quad[1]), vertex(quad[2]), vertex(quad[3])))
+                    }
+                }
+            }
+        }
+        return try MeshTransform(vertices: vertices, faces: faces, depthNormalization: .width)
+    }
+
+    /// Faces next to valence-3 vertices (dyadic grids) stitched to B-spline faces: a closed
+    /// surface whose every edge is used by exactly two triangles, whose cube corners are at the
+    /// limit position (n²v + 4Σe + Σd)/(n(n + 5)) with n = 3, within τ as measured.
+    @Test func roundedCubeIsClosedAndHitsTheLimitAtItsCorners() throws {
+        let mesh = try AutomaticStepsTests.roundedCube(divisions: 3)
+        let document = AutomaticStepsTests.document(mesh, size: 200)
+        let scale = document.geometry.pointScale
+        let tolerance = 0.5
+        let result = try AdaptiveTessellator(mesh: mesh).tessellate(
+            mesh, geometry: document.geometry, space: .points, tolerance: tolerance)
+        #expect(result.report.irregularFaces == 24)
+        #expect(result.report.largestRate > 1)
+        #expect(result.report.worstDeviation <= tolerance)
+        var uses: [SIMD2<Int32>: Int] = [:]
+        for t in result.mesh.triangles {
+            #expect(t.x != t.y && t.y != t.z && t.z != t.x)
+            for (a, b) in [(t.x, t.y), (t.y, t.z), (t.z, t.x)] { uses[SIMD2(min(a, b), max(a, b)), default: 0] += 1 }
+        }
+        #expect(uses.values.allSatisfy { $0 == 2 }, "\(uses.values.filter { $0 != 2 }.count) edges not used twice")
+        // The limit mask at each cube corner, from the control vertices around it.
+        var checked = 0
+        for (v, vertex) in mesh.vertices.enumerated() {
+            let around = mesh.faces.map { [$0.indices.x, $0.indices.y, $0.indices.z, $0.indices.w] }.filter { $0.contains(v) }
+            guard around.count == 3 else { continue }
+            var edges = SIMD3<Double>.zero, diagonals = SIMD3<Double>.zero
+            for face in around {
+                let k = try #require(face.firstIndex(of: v))
+                edges += mesh.vertices[face[(k + 1) % 4]].to / 2 + mesh.vertices[face[(k + 3) % 4]].to / 2
+                diagonals += mesh.vertices[face[(k + 2) % 4]].to
+            }
+            let limit = (9 * vertex.to + 4 * edges + diagonals) / 24 * scale
+            let nearest = result.mesh.positions.map { S.norm($0 - limit) }.min() ?? .infinity
+            #expect(nearest <= 1e-9 * 200, "corner \(v): \(nearest)")
+            checked += 1
+        }
+        #expect(checked == 8)
+    }
+
     // MARK: - Fewer triangles than uniform
 
     /// On the reference ripple (design §13: 100 × 100 faces) on a 1000 × 1000 pt layer with depth
