@@ -168,7 +168,8 @@ struct FaceRates: Sendable {
         let startV = max(1, (largestVV * samplingMargin / (8 * tolerance)).squareRoot().rounded(.up))
         var best = SIMD2<Double>(.infinity, .infinity)
         var bestProduct = Double.infinity
-        guard startU <= limit, startV <= limit else { return best }
+        // Beyond the most segments: the edges' own need, which the caller reports.
+        guard startU <= limit, startV <= limit else { return SIMD2(startU, startV) }
         for step in 0..<64 {
             let nu = startU + Double(step)
             if nu > limit || nu * startV >= bestProduct { break }
@@ -192,7 +193,7 @@ struct FaceRates: Sendable {
                 best = SIMD2(nu, low)
             }
         }
-        return best
+        return best.x.isFinite ? best : SIMD2(startU, limit + 1)
     }
 
     /// The smallest dyadic level whose grid is within `tolerance` for an irregular face, measured
