@@ -44,7 +44,14 @@ public struct Tessellator: Sendable {
         }
         // 2ⁿ × 2ⁿ quads a face; counted in floating point first so no size overflows.
         let exact = Double(faces) * Double(options.diagonal.trianglesPerQuad) * Double.pow(4, Double(steps))
-        let count = exact < 9e18 ? "\(Int(exact))" : "about \(exact)"
+        // Past 9·10¹⁸ the count is written as a power of ten (4ⁿ overflows Double from n = 512).
+        let count: String
+        if exact < 9e18 {
+            count = "\(Int(exact))"
+        } else {
+            let log = Double.log10(Double(max(faces, 1)) * Double(options.diagonal.trianglesPerQuad)) + Double(steps) * Double.log10(4)
+            count = "about 10^\(Int(log.rounded(.down)))"
+        }
         guard exact <= Double(options.maximumTriangles) else {
             throw MeshError(
                 .limitExceeded, path: "subdivisionSteps",
