@@ -22,10 +22,13 @@ extension Light {
     func validateForShading(path: String) throws {
         let d = direction
         guard d.x.isFinite, d.y.isFinite, d.z.isFinite, d != .zero else {
-            throw MeshError(.invalidValue, path: path.isEmpty ? "" : "\(path).direction", "the light direction [\(d.x), \(d.y), \(d.z)] must be a finite, non-zero vector")
+            throw MeshError(
+                .invalidValue, path: path.isEmpty ? "" : "\(path).direction",
+                "the light direction [\(d.x), \(d.y), \(d.z)] must be a finite, non-zero vector")
         }
         guard diffuse.isFinite else {
-            throw MeshError(.invalidValue, path: path.isEmpty ? "" : "\(path).diffuse", "the diffuse factor \(diffuse) is not a finite number")
+            throw MeshError(
+                .invalidValue, path: path.isEmpty ? "" : "\(path).diffuse", "the diffuse factor \(diffuse) is not a finite number")
         }
     }
 }

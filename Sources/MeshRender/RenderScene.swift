@@ -92,16 +92,19 @@ extension RenderScene {
         self.u = mesh.from.map { $0.x }
         self.v = mesh.from.map { $0.y }
         self.triangles = mesh.triangles
-        self.flatShade = !flatShading ? [] : mesh.triangles.map { t in
-            let a = mesh.positions[Int(t.x)], b = mesh.positions[Int(t.y)], c = mesh.positions[Int(t.z)]
-            var n = geometry.transform.transformNormal((b - a).cross(c - a))
-            if n == .zero || !(n.x.isFinite && n.y.isFinite && n.z.isFinite) {
-                // A degenerate sliver: its vertices' normals still say how the surface faces.
-                n = mesh.normals[Int(t.x)] + mesh.normals[Int(t.y)] + mesh.normals[Int(t.z)]
-                n = geometry.transform.transformNormal(n)
+        self.flatShade =
+            !flatShading
+            ? []
+            : mesh.triangles.map { t in
+                let a = mesh.positions[Int(t.x)], b = mesh.positions[Int(t.y)], c = mesh.positions[Int(t.z)]
+                var n = geometry.transform.transformNormal((b - a).cross(c - a))
+                if n == .zero || !(n.x.isFinite && n.y.isFinite && n.z.isFinite) {
+                    // A degenerate sliver: its vertices' normals still say how the surface faces.
+                    n = mesh.normals[Int(t.x)] + mesh.normals[Int(t.y)] + mesh.normals[Int(t.z)]
+                    n = geometry.transform.transformNormal(n)
+                }
+                return light.intensity(normal: n)
             }
-            return light.intensity(normal: n)
-        }
         clipToGuardBand()
     }
 }

@@ -13,8 +13,10 @@ import Testing
     // MARK: Fixtures
 
     /// One unit quad with a replaceable vertex 0, face and extra top-level text.
-    static func quad(vertex0: String = #"{"from": [0, 0], "to": [0, 0, 0]}"#,
-                     face: String = #"{"indices": [0, 1, 2, 3]}"#, extra: String = "") -> String {
+    static func quad(
+        vertex0: String = #"{"from": [0, 0], "to": [0, 0, 0]}"#,
+        face: String = #"{"indices": [0, 1, 2, 3]}"#, extra: String = ""
+    ) -> String {
         CLIFixtures.quad(
             vertices: [
                 vertex0, #"{"from": [1, 0], "to": [1, 0, 0]}"#,
@@ -40,71 +42,101 @@ import Testing
 
     static let dataCases: [Case] = [
         // Indices.
-        Case(name: "index 2^32", json: quad(face: #"{"indices": [0, 4294967296, 2, 3]}"#),
-             path: "faces[0].indices[1]", message: ["4294967296 is out of range (4 vertices)"]),
-        Case(name: "index 2^32 + 1 (wraps to 1 in 32 bits)", json: quad(face: #"{"indices": [0, 4294967297, 2, 3]}"#),
-             path: "faces[0].indices[1]", message: ["out of range"]),
-        Case(name: "negative index", json: quad(face: #"{"indices": [0, 1, 2, -4]}"#),
-             path: "faces[0].indices[3]", message: ["-4 is out of range"]),
-        Case(name: "index as a string", json: quad(face: #"{"indices": ["0", 1, 2, 3]}"#),
-             path: "faces[0].indices[0]", message: ["expected a number, found a string"]),
-        Case(name: "five indices", json: quad(face: #"{"indices": [0, 1, 2, 3, 0]}"#),
-             path: "faces[0].indices", message: ["found 5 elements"]),
-        Case(name: "index 1e400 (overflows a Double)", json: quad(face: #"{"indices": [0, 1, 1e400, 3]}"#),
-             path: "faces[0].indices[2]", message: ["not a finite number"]),
-        Case(name: "index with 5000 digits", json: quad(face: "{\"indices\": [0, 1, 2, \(digits5000)]}"),
-             path: "faces[0].indices[3]", message: ["…"]),
+        Case(
+            name: "index 2^32", json: quad(face: #"{"indices": [0, 4294967296, 2, 3]}"#),
+            path: "faces[0].indices[1]", message: ["4294967296 is out of range (4 vertices)"]),
+        Case(
+            name: "index 2^32 + 1 (wraps to 1 in 32 bits)", json: quad(face: #"{"indices": [0, 4294967297, 2, 3]}"#),
+            path: "faces[0].indices[1]", message: ["out of range"]),
+        Case(
+            name: "negative index", json: quad(face: #"{"indices": [0, 1, 2, -4]}"#),
+            path: "faces[0].indices[3]", message: ["-4 is out of range"]),
+        Case(
+            name: "index as a string", json: quad(face: #"{"indices": ["0", 1, 2, 3]}"#),
+            path: "faces[0].indices[0]", message: ["expected a number, found a string"]),
+        Case(
+            name: "five indices", json: quad(face: #"{"indices": [0, 1, 2, 3, 0]}"#),
+            path: "faces[0].indices", message: ["found 5 elements"]),
+        Case(
+            name: "index 1e400 (overflows a Double)", json: quad(face: #"{"indices": [0, 1, 1e400, 3]}"#),
+            path: "faces[0].indices[2]", message: ["not a finite number"]),
+        Case(
+            name: "index with 5000 digits", json: quad(face: "{\"indices\": [0, 1, 2, \(digits5000)]}"),
+            path: "faces[0].indices[3]", message: ["…"]),
         // Numbers.
-        Case(name: "Infinity literal", json: quad(vertex0: #"{"from": [Infinity, 0], "to": [0, 0, 0]}"#),
-             path: "vertices[0].from[0]", message: ["Infinity is not allowed"]),
-        Case(name: "-Infinity literal", json: quad(vertex0: #"{"from": [0, 0], "to": [0, -Infinity, 0]}"#),
-             path: "vertices[0].to[1]", message: ["-Infinity is not allowed"]),
-        Case(name: "NaN literal in a weight", json: quad(face: #"{"indices": [0, 1, 2, 3], "w": [1, NaN, 1, 1]}"#),
-             path: "faces[0].w[1]", message: ["NaN is not allowed"]),
-        Case(name: "overflowing weight", json: quad(face: #"{"indices": [0, 1, 2, 3], "w": [1, 1, 1e309, 1]}"#),
-             path: "faces[0].w[2]", message: ["1e309 is not a finite number"]),
-        Case(name: "weight that underflows to 0", json: quad(face: #"{"indices": [0, 1, 2, 3], "w": [1e-400, 1, 1, 1]}"#),
-             path: "faces[0].w[0]", message: ["greater than 0"]),
-        Case(name: "a number with 5000 digits", json: quad(vertex0: "{\"from\": [0, 0], \"to\": [0, 0, \(digits5000)]}"),
-             path: "vertices[0].to[2]", message: ["not a finite number"]),
+        Case(
+            name: "Infinity literal", json: quad(vertex0: #"{"from": [Infinity, 0], "to": [0, 0, 0]}"#),
+            path: "vertices[0].from[0]", message: ["Infinity is not allowed"]),
+        Case(
+            name: "-Infinity literal", json: quad(vertex0: #"{"from": [0, 0], "to": [0, -Infinity, 0]}"#),
+            path: "vertices[0].to[1]", message: ["-Infinity is not allowed"]),
+        Case(
+            name: "NaN literal in a weight", json: quad(face: #"{"indices": [0, 1, 2, 3], "w": [1, NaN, 1, 1]}"#),
+            path: "faces[0].w[1]", message: ["NaN is not allowed"]),
+        Case(
+            name: "overflowing weight", json: quad(face: #"{"indices": [0, 1, 2, 3], "w": [1, 1, 1e309, 1]}"#),
+            path: "faces[0].w[2]", message: ["1e309 is not a finite number"]),
+        Case(
+            name: "weight that underflows to 0", json: quad(face: #"{"indices": [0, 1, 2, 3], "w": [1e-400, 1, 1, 1]}"#),
+            path: "faces[0].w[0]", message: ["greater than 0"]),
+        Case(
+            name: "a number with 5000 digits", json: quad(vertex0: "{\"from\": [0, 0], \"to\": [0, 0, \(digits5000)]}"),
+            path: "vertices[0].to[2]", message: ["not a finite number"]),
         // Steps.
-        Case(name: "subdivisionSteps 1e30", json: quad(extra: ",\n  \"subdivisionSteps\": 1e30"),
-             path: "subdivisionSteps", message: ["1e30 is too large"]),
-        Case(name: "subdivisionSteps 2^32", json: quad(extra: ",\n  \"subdivisionSteps\": 4294967296"),
-             path: "subdivisionSteps", message: ["too large"]),
-        Case(name: "subdivisionSteps -2", json: quad(extra: ",\n  \"subdivisionSteps\": -2"),
-             path: "subdivisionSteps", message: ["-2 is not allowed"]),
-        Case(name: "subdivisionSteps 2.5", json: quad(extra: ",\n  \"subdivisionSteps\": 2.5"),
-             path: "subdivisionSteps", message: ["2.5 is not an integer"]),
+        Case(
+            name: "subdivisionSteps 1e30", json: quad(extra: ",\n  \"subdivisionSteps\": 1e30"),
+            path: "subdivisionSteps", message: ["1e30 is too large"]),
+        Case(
+            name: "subdivisionSteps 2^32", json: quad(extra: ",\n  \"subdivisionSteps\": 4294967296"),
+            path: "subdivisionSteps", message: ["too large"]),
+        Case(
+            name: "subdivisionSteps -2", json: quad(extra: ",\n  \"subdivisionSteps\": -2"),
+            path: "subdivisionSteps", message: ["-2 is not allowed"]),
+        Case(
+            name: "subdivisionSteps 2.5", json: quad(extra: ",\n  \"subdivisionSteps\": 2.5"),
+            path: "subdivisionSteps", message: ["2.5 is not an integer"]),
         // Enumerations.
-        Case(name: "unknown depthNormalization", json: quad(extra: ",\n  \"depthNormalization\": \"sideways\""),
-             path: "depthNormalization", message: ["unknown depth normalization 'sideways'"]),
-        Case(name: "depthNormalization in the wrong case", json: quad(extra: ",\n  \"depthNormalization\": \"Width\""),
-             path: "depthNormalization", message: ["did you mean 'width'?"]),
-        Case(name: "depthNormalization as a number", json: quad(extra: ",\n  \"depthNormalization\": 2"),
-             path: "depthNormalization", message: ["expected a string"]),
+        Case(
+            name: "unknown depthNormalization", json: quad(extra: ",\n  \"depthNormalization\": \"sideways\""),
+            path: "depthNormalization", message: ["unknown depth normalization 'sideways'"]),
+        Case(
+            name: "depthNormalization in the wrong case", json: quad(extra: ",\n  \"depthNormalization\": \"Width\""),
+            path: "depthNormalization", message: ["did you mean 'width'?"]),
+        Case(
+            name: "depthNormalization as a number", json: quad(extra: ",\n  \"depthNormalization\": 2"),
+            path: "depthNormalization", message: ["expected a string"]),
         // Layer sizes.
-        Case(name: "zero layer width", json: withLayer(#"{"size": [0, 480]}"#),
-             path: "layer.size[0]", message: ["must be greater than 0"]),
-        Case(name: "negative layer height", json: withLayer(#"{"size": [320, -480]}"#),
-             path: "layer.size[1]", message: ["must be greater than 0"]),
-        Case(name: "negative zero layer width", json: withLayer(#"{"size": [-0, 480]}"#),
-             path: "layer.size[0]", message: ["must be greater than 0"]),
-        Case(name: "overflowing layer size", json: withLayer(#"{"size": [1e999, 480]}"#),
-             path: "layer.size[0]", message: ["not a finite number"]),
+        Case(
+            name: "zero layer width", json: withLayer(#"{"size": [0, 480]}"#),
+            path: "layer.size[0]", message: ["must be greater than 0"]),
+        Case(
+            name: "negative layer height", json: withLayer(#"{"size": [320, -480]}"#),
+            path: "layer.size[1]", message: ["must be greater than 0"]),
+        Case(
+            name: "negative zero layer width", json: withLayer(#"{"size": [-0, 480]}"#),
+            path: "layer.size[0]", message: ["must be greater than 0"]),
+        Case(
+            name: "overflowing layer size", json: withLayer(#"{"size": [1e999, 480]}"#),
+            path: "layer.size[0]", message: ["not a finite number"]),
         // Transforms.
-        Case(name: "transform of 17 numbers", json: transform("[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1, 0]"),
-             path: "layer.transform", message: ["found 17 elements"]),
-        Case(name: "transform as nested rows", json: transform("[[1,0,0,0], [0,1,0,0], [0,0,1,0], [0,0,0,1]]"),
-             path: "layer.transform", message: ["found 4 elements"]),
-        Case(name: "transform as an object", json: transform(#"{"m11": 1}"#),
-             path: "layer.transform", message: ["found an object"]),
-        Case(name: "transform entry null", json: transform("[1,0,0,0, 0,1,0,0, 0,0,1,null, 0,0,0,1]"),
-             path: "layer.transform[11]", message: ["found null"]),
-        Case(name: "transform entry NaN", json: transform("[1,0,0,0, 0,NaN,0,0, 0,0,1,0, 0,0,0,1]"),
-             path: "layer.transform[5]", message: ["NaN is not allowed"]),
-        Case(name: "transform entry overflowing", json: transform("[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,-2e308]"),
-             path: "layer.transform[15]", message: ["not a finite number"]),
+        Case(
+            name: "transform of 17 numbers", json: transform("[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1, 0]"),
+            path: "layer.transform", message: ["found 17 elements"]),
+        Case(
+            name: "transform as nested rows", json: transform("[[1,0,0,0], [0,1,0,0], [0,0,1,0], [0,0,0,1]]"),
+            path: "layer.transform", message: ["found 4 elements"]),
+        Case(
+            name: "transform as an object", json: transform(#"{"m11": 1}"#),
+            path: "layer.transform", message: ["found an object"]),
+        Case(
+            name: "transform entry null", json: transform("[1,0,0,0, 0,1,0,0, 0,0,1,null, 0,0,0,1]"),
+            path: "layer.transform[11]", message: ["found null"]),
+        Case(
+            name: "transform entry NaN", json: transform("[1,0,0,0, 0,NaN,0,0, 0,0,1,0, 0,0,0,1]"),
+            path: "layer.transform[5]", message: ["NaN is not allowed"]),
+        Case(
+            name: "transform entry overflowing", json: transform("[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,-2e308]"),
+            path: "layer.transform[15]", message: ["not a finite number"]),
     ]
 
     /// Each class fails with exit 65 and one line naming the path, from every command that reads a
@@ -136,14 +168,21 @@ import Testing
             ("truncated just after a number", cut(after: #"{"from": [1"#), "unexpected end of input; expected ',' or ']'"),
             ("truncated in a key", cut(after: #"{"fr"#), "unterminated string"),
             ("truncated after a comma", cut(after: #""faces": ["#), "unexpected end of input"),
-            ("truncated in a literal", #"{"vertices": [], "faces": [], "layer": {"light": {"diffuse": tr"#, "unexpected end of input in 'true'"),
+            (
+                "truncated in a literal", #"{"vertices": [], "faces": [], "layer": {"light": {"diffuse": tr"#,
+                "unexpected end of input in 'true'"
+            ),
             ("empty file", "", "unexpected end of input"),
             ("whitespace only", " \n\t\n", "unexpected end of input"),
-            ("100000 nested arrays", String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000),
-             "nesting is deeper than 64 levels"),
-            ("deep nesting inside the layer",
-             #"{"vertices": [], "faces": [], "layer": {"light": "# + String(repeating: #"{"a": "#, count: 10_000),
-             "nesting is deeper than 64 levels"),
+            (
+                "100000 nested arrays", String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000),
+                "nesting is deeper than 64 levels"
+            ),
+            (
+                "deep nesting inside the layer",
+                #"{"vertices": [], "faces": [], "layer": {"light": "# + String(repeating: #"{"a": "#, count: 10_000),
+                "nesting is deeper than 64 levels"
+            ),
             ("binary garbage", "\u{0}\u{1}\u{7F}PK\u{3}\u{4}", "expected a JSON value"),
             ("a lone '-'", #"{"vertices": [{"from": [-, 0]"#, "expected a digit in the number"),
         ]
@@ -202,8 +241,10 @@ import Testing
             #"{"from": [1, 0.5], "to": [1, 0.5, 0]}"#, #"{"from": [1, 1], "to": [1, 1, 0]}"#,
             #"{"from": [0.5, 1], "to": [0.5, 1, 0]}"#,
         ]
-        try ws.write("bowtie.json", CLIFixtures.quad(
-            vertices: vertices, faces: [#"{"indices": [0, 1, 2, 3]}"#, #"{"indices": [2, 4, 5, 6]}"#]))
+        try ws.write(
+            "bowtie.json",
+            CLIFixtures.quad(
+                vertices: vertices, faces: [#"{"indices": [0, 1, 2, 3]}"#, #"{"indices": [2, 4, 5, 6]}"#]))
         let validate = try ws.run(["validate", "bowtie.json"])
         #expect(validate.status == 0 && validate.out == "ok\n", "\(validate.err)")
         let steps = 2

@@ -102,10 +102,11 @@ enum CLIFixtures {
     static func quad(
         vertices: [String]? = nil, faces: [String]? = nil, extra: String = ""
     ) -> String {
-        let v = vertices ?? [
-            #"{"from": [0, 0], "to": [0, 0, 0]}"#, #"{"from": [1, 0], "to": [1, 0, 0]}"#,
-            #"{"from": [1, 1], "to": [1, 1, 0]}"#, #"{"from": [0, 1], "to": [0, 1, 0]}"#,
-        ]
+        let v =
+            vertices ?? [
+                #"{"from": [0, 0], "to": [0, 0, 0]}"#, #"{"from": [1, 0], "to": [1, 0, 0]}"#,
+                #"{"from": [1, 1], "to": [1, 1, 0]}"#, #"{"from": [0, 1], "to": [0, 1, 0]}"#,
+            ]
         let f = faces ?? [#"{"indices": [0, 1, 2, 3]}"#]
         return "{\n  \"vertices\": [\n    " + v.joined(separator: ",\n    ") + "\n  ],\n  \"faces\": [\n    "
             + f.joined(separator: ",\n    ") + "\n  ]" + extra + "\n}\n"
@@ -118,8 +119,10 @@ enum CLIFixtures {
 
     /// A 2 × 3 grid's mesh.json (12 vertices, 6 faces) with `to` and `from` moved by dyadic amounts,
     /// so that midpoints are exact.
-    static func movedGrid(weights face0: String? = nil, depthNormalization: String = "none", skipFace: Int? = nil,
-                          extraVertex: Bool = false, swapFace: Int? = nil) -> String {
+    static func movedGrid(
+        weights face0: String? = nil, depthNormalization: String = "none", skipFace: Int? = nil,
+        extraVertex: Bool = false, swapFace: Int? = nil
+    ) -> String {
         var vertices: [String] = []
         for i in 0...2 {
             for j in 0...3 {
@@ -157,8 +160,9 @@ enum CLIFixtures {
     ) -> String {
         #expect(output.status == code, "exit \(output.status), stderr: \(output.err)", sourceLocation: sourceLocation)
         #expect(output.stdout.isEmpty, "stdout: \(output.out.prefix(200))", sourceLocation: sourceLocation)
-        #expect(output.err.hasSuffix("\n") && output.errLines.count == 1, "stderr is not one line: \(output.err)",
-                sourceLocation: sourceLocation)
+        #expect(
+            output.err.hasSuffix("\n") && output.errLines.count == 1, "stderr is not one line: \(output.err)",
+            sourceLocation: sourceLocation)
         let line = String(output.errLines.first ?? "")
         let prefix = file.map { "meshgeo: error: \($0): " } ?? "meshgeo: error: "
         #expect(line.hasPrefix(prefix), "\(line)", sourceLocation: sourceLocation)
@@ -354,10 +358,12 @@ enum CLIFixtures {
     /// A NaN literal is malformed JSON: exit 65 and one line that says so.
     @Test func nanLiteralIsDataError() throws {
         let ws = try CLIWorkspace()
-        try ws.write("nan.json", CLIFixtures.quad(vertices: [
-            #"{"from": [0, 0], "to": [0, 0, NaN]}"#, #"{"from": [1, 0], "to": [1, 0, 0]}"#,
-            #"{"from": [1, 1], "to": [1, 1, 0]}"#, #"{"from": [0, 1], "to": [0, 1, 0]}"#,
-        ]))
+        try ws.write(
+            "nan.json",
+            CLIFixtures.quad(vertices: [
+                #"{"from": [0, 0], "to": [0, 0, NaN]}"#, #"{"from": [1, 0], "to": [1, 0, 0]}"#,
+                #"{"from": [1, 1], "to": [1, 1, 0]}"#, #"{"from": [0, 1], "to": [0, 1, 0]}"#,
+            ]))
         let rest = Self.expectFailure(try ws.run(["validate", "nan.json"]), code: 65, file: "nan.json")
         #expect(rest.contains("NaN"), "\(rest)")
     }
@@ -366,10 +372,12 @@ enum CLIFixtures {
     /// usual way a non-finite number gets into a file (Python's json.dumps writes it).
     @Test func nanLiteralNamesItsJSONPath() throws {
         let ws = try CLIWorkspace()
-        try ws.write("nan.json", CLIFixtures.quad(vertices: [
-            #"{"from": [0, 0], "to": [0, 0, NaN]}"#, #"{"from": [1, 0], "to": [1, 0, 0]}"#,
-            #"{"from": [1, 1], "to": [1, 1, 0]}"#, #"{"from": [0, 1], "to": [0, 1, 0]}"#,
-        ]))
+        try ws.write(
+            "nan.json",
+            CLIFixtures.quad(vertices: [
+                #"{"from": [0, 0], "to": [0, 0, NaN]}"#, #"{"from": [1, 0], "to": [1, 0, 0]}"#,
+                #"{"from": [1, 1], "to": [1, 1, 0]}"#, #"{"from": [0, 1], "to": [0, 1, 0]}"#,
+            ]))
         let rest = Self.expectFailure(try ws.run(["validate", "nan.json"]), code: 65, file: "nan.json")
         #expect(rest.contains("vertices[0].to[2]"), "the error should name the JSON path: \(rest)")
     }

@@ -140,8 +140,9 @@ private enum FitCLIFixtures {
     ) -> String {
         #expect(output.status == code, "exit \(output.status), stderr: \(output.err)", sourceLocation: sourceLocation)
         #expect(output.stdout.isEmpty, "stdout: \(output.out.prefix(200))", sourceLocation: sourceLocation)
-        #expect(output.err.hasSuffix("\n") && output.errLines.count == 1, "stderr is not one line: \(output.err)",
-                sourceLocation: sourceLocation)
+        #expect(
+            output.err.hasSuffix("\n") && output.errLines.count == 1, "stderr is not one line: \(output.err)",
+            sourceLocation: sourceLocation)
         let line = String(output.errLines.first ?? "")
         let prefix = "meshgeo: error: \(file): "
         #expect(line.hasPrefix(prefix), "\(line)", sourceLocation: sourceLocation)

@@ -54,7 +54,8 @@ final class HitWorkspace {
         let lines = r.lines
         try #require(lines.count == 3)
         // Keys in the order of §12.
-        let pattern = #"^\{"x":[^,]+,"y":[^,]+,"hit":true,"face":0,"from":\[[^,\]]+,[^,\]]+\],"to":\[[^,\]]+,[^,\]]+,[^,\]]+\],"depth":[^,}]+\}$"#
+        let pattern =
+            #"^\{"x":[^,]+,"y":[^,]+,"hit":true,"face":0,"from":\[[^,\]]+,[^,\]]+\],"to":\[[^,\]]+,[^,\]]+,[^,\]]+\],"depth":[^,}]+\}$"#
         #expect(lines[0].range(of: pattern, options: .regularExpression) != nil, "\(lines[0])")
         #expect(lines[1] == #"{"x":300.0,"y":10.0,"hit":false}"#)
         let first = try Self.object(lines[0])

@@ -119,7 +119,10 @@ import Testing
         #expect(try dir.run(["render", "mesh.json", "-o", "out.png", "--scale", "1000"]).status == 65)
         try dir.write("bad.json", "{\"vertices\": [")
         #expect(try dir.run(["render", "bad.json", "-o", "out.svg"]).status == 65)
-        try dir.write("dark.json", Self.flatMesh.replacingOccurrences(of: "\"size\": [100, 50]", with: "\"size\": [100, 50], \"light\": {\"direction\": [0, 0, 0]}"))
+        try dir.write(
+            "dark.json",
+            Self.flatMesh.replacingOccurrences(
+                of: "\"size\": [100, 50]", with: "\"size\": [100, 50], \"light\": {\"direction\": [0, 0, 0]}"))
         let zeroLight = try dir.run(["render", "dark.json"])
         #expect(zeroLight.status == 65)
         #expect(zeroLight.err.contains("layer.light.direction"))

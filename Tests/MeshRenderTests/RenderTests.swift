@@ -39,7 +39,7 @@ import Testing
     @Test func affineMeshMovesTheTextureByTheAffineMap() throws {
         // to = A·from + b in unit coordinates, flat. Catmull–Clark commutes with affine maps, so
         // the surface is that map exactly at any steps.
-        let a = (0.55, 0.25, -0.15, 0.6)  // row-major 2 × 2
+        let a = (0.55, 0.25, -0.15, 0.6) // row-major 2 × 2
         let b = (0.12, 0.2)
         func map(_ p: LayerPoint) -> Point3D { Point3D(a.0 * p.x + a.1 * p.y + b.0, a.2 * p.x + a.3 * p.y + b.1, 0) }
         let det = a.0 * a.3 - a.1 * a.2
@@ -71,7 +71,8 @@ import Testing
                     } else if corners.allSatisfy({ $0.x < 0 || $0.x > 1 || $0.y < 0 || $0.y > 1 }) {
                         // Entirely outside the image of the layer only if all corners are
                         // outside on the same side; a convex image makes one side enough.
-                        let sameSide = corners.allSatisfy { $0.x < 0 } || corners.allSatisfy { $0.x > 1 }
+                        let sameSide =
+                            corners.allSatisfy { $0.x < 0 } || corners.allSatisfy { $0.x > 1 }
                             || corners.allSatisfy { $0.y < 0 } || corners.allSatisfy { $0.y > 1 }
                         if sameSide { #expect(pixel == RGBA8(0, 0, 0, 0), "(\(x), \(y))") }
                     }
@@ -106,8 +107,14 @@ import Testing
         }
         // H maps (u, v, 1) to (X + 32W, Y + 32W, W); its inverse by cofactors.
         let h: [[Double]] = [
-            [side * (m[0] + half * m[3]), side * (m[4] + half * m[7]), -half * (m[0] + m[4]) + m[12] + half * (-half * (m[3] + m[7]) + m[15])],
-            [side * (m[1] + half * m[3]), side * (m[5] + half * m[7]), -half * (m[1] + m[5]) + m[13] + half * (-half * (m[3] + m[7]) + m[15])],
+            [
+                side * (m[0] + half * m[3]), side * (m[4] + half * m[7]),
+                -half * (m[0] + m[4]) + m[12] + half * (-half * (m[3] + m[7]) + m[15]),
+            ],
+            [
+                side * (m[1] + half * m[3]), side * (m[5] + half * m[7]),
+                -half * (m[1] + m[5]) + m[13] + half * (-half * (m[3] + m[7]) + m[15]),
+            ],
             [side * m[3], side * m[7], -half * (m[3] + m[7]) + m[15]],
         ]
         func cofactor(_ r: Int, _ k: Int) -> Double {

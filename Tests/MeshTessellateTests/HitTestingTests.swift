@@ -136,7 +136,8 @@ import Testing
         #expect(hit.barycentric.min() >= -1e-12)
         // The barycentric weights reproduce the position from the triangle's corners.
         let tri = tester.mesh.triangles[hit.triangle]
-        let p = hit.barycentric.x * tester.mesh.positions[Int(tri.x)] + hit.barycentric.y * tester.mesh.positions[Int(tri.y)]
+        let p =
+            hit.barycentric.x * tester.mesh.positions[Int(tri.x)] + hit.barycentric.y * tester.mesh.positions[Int(tri.y)]
             + hit.barycentric.z * tester.mesh.positions[Int(tri.z)]
         #expect(HitSupport.maxDiff(p, hit.position) <= 1e-12)
         #expect(!hit.isExact)
@@ -260,10 +261,12 @@ import Testing
                 #expect(abs(rayHit.t - 1) <= 1e-9)
                 // The exact normal is the patch's Tu × Tv, against a central difference here.
                 let h = 1e-5
-                let du = (HitSupport.patchPoint(control: control, weights: w, u: u + h, v: v).to
-                    - HitSupport.patchPoint(control: control, weights: w, u: u - h, v: v).to) * scale
-                let dv = (HitSupport.patchPoint(control: control, weights: w, u: u, v: v + h).to
-                    - HitSupport.patchPoint(control: control, weights: w, u: u, v: v - h).to) * scale
+                let du =
+                    (HitSupport.patchPoint(control: control, weights: w, u: u + h, v: v).to
+                        - HitSupport.patchPoint(control: control, weights: w, u: u - h, v: v).to) * scale
+                let dv =
+                    (HitSupport.patchPoint(control: control, weights: w, u: u, v: v + h).to
+                        - HitSupport.patchPoint(control: control, weights: w, u: u, v: v - h).to) * scale
                 let n = HitSupport.cross(du, dv)
                 let nn = n / (n * n).sum().squareRoot()
                 #expect(HitSupport.maxDiff(rayHit.normal, nn) <= 1e-6)

@@ -1,6 +1,7 @@
-@testable import MeshTessellate
 import SurfaceKit
 import Testing
+
+@testable import MeshTessellate
 
 // The painter's sort (design §7): the image of the `bsp` order, drawn last-wins by a rasterizer
 // written here, must equal the z-buffer image of the unsorted input at every pixel centre away
@@ -157,12 +158,14 @@ import Testing
 
     @Test func radixSortAgreesWithAComparisonSort() {
         var random = TessSupport.Random(seed: 7)
-        var keys: [Double] = [0, -0.0, 1, -1, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude,
-                              -.leastNonzeroMagnitude, .infinity, -.infinity, 1e-300, -1e-300]
+        var keys: [Double] = [
+            0, -0.0, 1, -1, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude,
+            -.leastNonzeroMagnitude, .infinity, -.infinity, 1e-300, -1e-300,
+        ]
         for _ in 0..<20_000 {
             let choice = random.next() % 4
             switch choice {
-            case 0: keys.append(Double(Int(random.next() % 21)) - 10)  // many ties
+            case 0: keys.append(Double(Int(random.next() % 21)) - 10) // many ties
             case 1: keys.append(random.uniform(-1...1))
             case 2: keys.append(random.uniform(-1e6...1e6) * 1e-200)
             default: keys.append(Double(bitPattern: random.next() & 0x7FEF_FFFF_FFFF_FFFF) * (random.next() % 2 == 0 ? 1 : -1))

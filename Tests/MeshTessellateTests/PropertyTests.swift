@@ -55,9 +55,11 @@ import Testing
         #expect(P.allFinite(sorted))
 
         let reference = points.triangles.map { t in
-            (P.project(points.positions[Int(t.x)], layer: document.layer),
-             P.project(points.positions[Int(t.y)], layer: document.layer),
-             P.project(points.positions[Int(t.z)], layer: document.layer))
+            (
+                P.project(points.positions[Int(t.x)], layer: document.layer),
+                P.project(points.positions[Int(t.y)], layer: document.layer),
+                P.project(points.positions[Int(t.z)], layer: document.layer)
+            )
         }
         let drawn = sorted.triangles.map { t in
             (sorted.positions[Int(t.x)], sorted.positions[Int(t.y)], sorted.positions[Int(t.z)])

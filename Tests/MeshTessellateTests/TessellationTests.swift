@@ -1,7 +1,8 @@
 import Foundation
-@testable import MeshTessellate
 import SurfaceKit
 import Testing
+
+@testable import MeshTessellate
 
 // Tests of tessellation (design §2, §5, §6, §11, §12): counts, spaces, clipping, diagonal policies,
 // OBJ export, the triangle budget and refine-once-evaluate-many. Expected values come from
@@ -42,8 +43,8 @@ extension TessellationTests {
             let out = try Tessellator.tessellate(document, options: options, space: .unit)
             let context = Comment(rawValue: "\(R)×\(C), steps \(n), \(diagonal)")
 
-            let side = 1 << n  // sub-quads per face side
-            let nx = C * side, ny = R * side  // sub-quads along x and y
+            let side = 1 << n // sub-quads per face side
+            let nx = C * side, ny = R * side // sub-quads along x and y
             let quads = R * C * (1 << (2 * n))
             let gridVertices = (nx + 1) * (ny + 1)
             let centerVertices = diagonal == .center ? quads : 0
@@ -120,8 +121,9 @@ extension TessellationTests {
                 let centroid = (out.from[Int(tri.x)] + out.from[Int(tri.y)] + out.from[Int(tri.z)]) / 3
                 let x0 = Double(col) / Double(C), x1 = Double(col + 1) / Double(C)
                 let y0 = Double(r) / Double(R), y1 = Double(r + 1) / Double(R)
-                #expect(centroid.x > x0 && centroid.x < x1 && centroid.y > y0 && centroid.y < y1,
-                        "triangle \(t) centroid \(centroid) is not in face \(face); \(context)")
+                #expect(
+                    centroid.x > x0 && centroid.x < x1 && centroid.y > y0 && centroid.y < y1,
+                    "triangle \(t) centroid \(centroid) is not in face \(face); \(context)")
             }
             #expect(abs(area - 1) <= 1e-12, context)
             let perFaceExpected = (diagonal == .center ? 4 : 2) * (1 << (2 * n))
@@ -137,7 +139,7 @@ extension TessellationTests {
 /// perspective m34 = −1/800", written out by hand in CATransform3D's row-vector layout.
 enum TessSpacesFixture {
     static let size = SIMD2<Double>(100, 200)
-    static let depth = (100.0 + 200.0) / 2  // average
+    static let depth = (100.0 + 200.0) / 2 // average
     static let anchor = LayerPoint(0.3, 0.6)
     static let anchorPoints = SIMD3<Double>(30, 120, 0)
     /// cos(−45°) = √2/2 and sin(−45°) = −√2/2.
@@ -210,8 +212,9 @@ extension TessellationTests {
                 // screen = the hand projection of points.
                 let (expected, w) = F.project(points.positions[i])
                 minW = min(minW, w)
-                #expect(S.close(screen.positions[i], expected, relative: 1e-9),
-                        "vertex \(i): screen \(screen.positions[i]), expected \(expected)")
+                #expect(
+                    S.close(screen.positions[i], expected, relative: 1e-9),
+                    "vertex \(i): screen \(screen.positions[i]), expected \(expected)")
                 // Unit normals.
                 for n in [unit.normals[i], points.normals[i], screen.normals[i]] {
                     #expect(abs(S.norm(n) - 1) <= 1e-12, "vertex \(i) normal \(n)")
@@ -693,7 +696,7 @@ extension TessellationTests {
                 let centre = centers[q]
                 // The `center` policy's centre vertex of quad q is the same surface point.
                 // (Its four triangles are 4q…4q+3; the one vertex all four share is the centre.)
-                let shared = center.triangles[4 * q ..< 4 * q + 4]
+                let shared = center.triangles[4 * q..<4 * q + 4]
                     .map { Set([$0.x, $0.y, $0.z]) }
                     .reduce(Set([center.triangles[4 * q].x, center.triangles[4 * q].y, center.triangles[4 * q].z])) { $0.intersection($1) }
                 #expect(shared.count == 1, "quad \(q)")
@@ -703,10 +706,11 @@ extension TessellationTests {
 
                 let d02 = S.norm((corner[0] + corner[2]) / 2 - centre)
                 let d13 = S.norm((corner[1] + corner[3]) / 2 - centre)
-                let pair = S.canonicalSet([2 * q, 2 * q + 1].map { t in
-                    let tri = surface.triangles[t]
-                    return [tri.x, tri.y, tri.z].map { v in (0..<4).first { c[$0] == v } ?? -1 }
-                })
+                let pair = S.canonicalSet(
+                    [2 * q, 2 * q + 1].map { t in
+                        let tri = surface.triangles[t]
+                        return [tri.x, tri.y, tri.z].map { v in (0..<4).first { c[$0] == v } ?? -1 }
+                    })
                 let usesFirst = pair == Self.along02
                 let usesSecond = pair == Self.along13
                 #expect(usesFirst || usesSecond, "quad \(q): \(pair)")
@@ -714,10 +718,11 @@ extension TessellationTests {
                 #expect(usesFirst == (d02 < d13), "quad \(q): d02 = \(d02), d13 = \(d13), triangles \(pair)")
                 if usesSecond { chosenSecond += 1 }
 
-                let shortestPair = S.canonicalSet([2 * q, 2 * q + 1].map { t in
-                    let tri = shortest.triangles[t]
-                    return [tri.x, tri.y, tri.z].map { v in (0..<4).first { c[$0] == v } ?? -1 }
-                })
+                let shortestPair = S.canonicalSet(
+                    [2 * q, 2 * q + 1].map { t in
+                        let tri = shortest.triangles[t]
+                        return [tri.x, tri.y, tri.z].map { v in (0..<4).first { c[$0] == v } ?? -1 }
+                    })
                 if shortestPair != pair { differsFromShortest += 1 }
             }
             // The case is not trivial: both diagonals occur, and `surface` differs from `shortest` somewhere.
@@ -775,8 +780,9 @@ extension TessellationTests {
                     var tri = SIMD3<Int32>(-1, -1, -1)
                     for k in 0..<min(3, fields.count - 1) {
                         let parts = fields[k + 1].split(separator: "/", omittingEmptySubsequences: false)
-                        #expect(parts.count == 3 && parts[0] == parts[1] && parts[1] == parts[2],
-                                "face vertex \(fields[k + 1]) is not a/a/a", sourceLocation: sourceLocation)
+                        #expect(
+                            parts.count == 3 && parts[0] == parts[1] && parts[1] == parts[2],
+                            "face vertex \(fields[k + 1]) is not a/a/a", sourceLocation: sourceLocation)
                         let index = Int(String(parts[0])) ?? 0
                         #expect(index >= 1 && index <= mesh.vertexCount, sourceLocation: sourceLocation)
                         tri[k] = Int32(index - 1)
@@ -787,11 +793,13 @@ extension TessellationTests {
                 }
             }
             #expect(other == 0, "unexpected lines", sourceLocation: sourceLocation)
-            #expect(v.count == mesh.vertexCount && vt.count == mesh.vertexCount && vn.count == mesh.vertexCount,
-                    sourceLocation: sourceLocation)
+            #expect(
+                v.count == mesh.vertexCount && vt.count == mesh.vertexCount && vn.count == mesh.vertexCount,
+                sourceLocation: sourceLocation)
             #expect(faces.count == mesh.triangleCount, sourceLocation: sourceLocation)
             guard v.count == mesh.vertexCount, vt.count == mesh.vertexCount, vn.count == mesh.vertexCount,
-                  faces.count == mesh.triangleCount else { return }
+                faces.count == mesh.triangleCount
+            else { return }
             for i in 0..<mesh.vertexCount {
                 // Exact read-back (== also accepts 0.0 for −0.0).
                 #expect(v[i] == mesh.positions[i], "v \(i)", sourceLocation: sourceLocation)
@@ -805,7 +813,7 @@ extension TessellationTests {
         @Test func shortestFormattingMatchesDescription() {
             var rng = S.Random(seed: 0xF0F0_1234)
             var values: [Double] = [
-                0, -0.0, 1, -1, 0.1, -0.1, 0.5, 1.5, 100, 1e15, 1e16, 1e17, 9007199254740992, 9007199254740994,
+                0, -0.0, 1, -1, 0.1, -0.1, 0.5, 1.5, 100, 1e15, 1e16, 1e17, 9_007_199_254_740_992, 9_007_199_254_740_994,
                 1e-4, 1e-5, 0.0001, 0.00001, 123456789.125, 1e22, 1e23, -1e300,
                 .leastNonzeroMagnitude, -.leastNonzeroMagnitude, .leastNormalMagnitude, -.leastNormalMagnitude,
                 Double.leastNormalMagnitude.nextDown, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
@@ -879,8 +887,9 @@ extension TessellationTests {
                 Issue.record("steps 20 was accepted")
             } catch let error as MeshError {
                 #expect(error.kind == .limitExceeded)
-                #expect(Self.digits(error.message).contains(String(needed)),
-                        "the message should state the \(needed) triangles needed: \(error.message)")
+                #expect(
+                    Self.digits(error.message).contains(String(needed)),
+                    "the message should state the \(needed) triangles needed: \(error.message)")
                 #expect(error.message.contains("triangle"), "\(error.message)")
             }
         }
@@ -888,7 +897,7 @@ extension TessellationTests {
         @Test func smallBudgetStatesTheNeededCount() throws {
             let mesh = try MeshTransform.identity(rows: 2, columns: 3)
             for (diagonal, perQuad) in [(DiagonalPolicy.shortest, 2), (.first, 2), (.center, 4)] {
-                let needed = perQuad * 16 * 6  // steps 2: 4² sub-quads per face, 6 faces
+                let needed = perQuad * 16 * 6 // steps 2: 4² sub-quads per face, 6 faces
                 do {
                     _ = try Tessellator(
                         mesh: mesh, options: TessellationOptions(steps: .fixed(2), diagonal: diagonal, maximumTriangles: needed - 1))

@@ -1,6 +1,7 @@
 import Foundation
-@testable import SurfaceKit
 import Testing
+
+@testable import SurfaceKit
 
 // Tests of the tensor-product fast path (RegularPatchTable, SubdivisionPlan+TensorEvaluation):
 // faces whose corners are all regular are evaluated as rational bicubic B-spline patches straight
@@ -15,9 +16,10 @@ private func jitteredGrid(rows: Int, columns: Int, seed: UInt64) -> (vertices: [
     for r in 0...rows {
         for c in 0...columns {
             let u = Double(c) / Double(columns), v = Double(r) / Double(rows)
-            vertices.append(MeshVertex(
-                from: SIMD2(u + 0.01 * rng.uniform(-1...1), v + 0.01 * rng.uniform(-1...1)),
-                to: SIMD3(u + 0.02 * rng.uniform(-1...1), v + 0.02 * rng.uniform(-1...1), 0.1 * rng.uniform(-1...1))))
+            vertices.append(
+                MeshVertex(
+                    from: SIMD2(u + 0.01 * rng.uniform(-1...1), v + 0.01 * rng.uniform(-1...1)),
+                    to: SIMD3(u + 0.02 * rng.uniform(-1...1), v + 0.02 * rng.uniform(-1...1), 0.1 * rng.uniform(-1...1))))
         }
     }
     var faces: [MeshFace] = []
@@ -47,9 +49,10 @@ private func fan(sectors k: Int, size m: Int, seed: UInt64) -> (vertices: [MeshV
         if let known = index[key] { return known }
         let p = SIMD2(0.5, 0.5) + 0.4 * (Double(i) * ray(s) + Double(j) * ray(s + 1)) / Double(m)
         index[key] = vertices.count
-        vertices.append(MeshVertex(
-            from: p + 0.01 * SIMD2(rng.uniform(-1...1), rng.uniform(-1...1)),
-            to: SIMD3(p.x + 0.02 * rng.uniform(-1...1), p.y + 0.02 * rng.uniform(-1...1), 0.1 * rng.uniform(-1...1))))
+        vertices.append(
+            MeshVertex(
+                from: p + 0.01 * SIMD2(rng.uniform(-1...1), rng.uniform(-1...1)),
+                to: SIMD3(p.x + 0.02 * rng.uniform(-1...1), p.y + 0.02 * rng.uniform(-1...1), 0.1 * rng.uniform(-1...1))))
         return vertices.count - 1
     }
     var faces: [MeshFace] = []
@@ -118,8 +121,9 @@ private func relativeDifference(_ a: SurfaceSamples, _ b: SurfaceSamples) -> Dou
                         let q = plan.quad(face * n * n + j * n + i)
                         let want = patch.evaluate(u: Double(i) / Double(n), v: Double(j) / Double(n), pointScale: scale)
                         let k = Int(q[0])
-                        worst = Swift.max(worst, Vec.maxDiff(points.to[k], want.to), Vec.maxDiff(points.from[k], want.from),
-                                          Vec.maxDiff(points.normals[k], want.normal))
+                        worst = Swift.max(
+                            worst, Vec.maxDiff(points.to[k], want.to), Vec.maxDiff(points.from[k], want.from),
+                            Vec.maxDiff(points.normals[k], want.normal))
                     }
                 }
             }
@@ -158,7 +162,8 @@ private func relativeDifference(_ a: SurfaceSamples, _ b: SurfaceSamples) -> Dou
         for steps in 1...3 {
             let plan = try SubdivisionPlan(topology: topology, steps: steps)
             let scale = SIMD3(200.0, 200.0, 50.0)
-            let stencil = try plan.evaluate(vertices: vertices, weights: weights, pointScale: scale, includeCenters: false, tensorPatches: false)
+            let stencil = try plan.evaluate(
+                vertices: vertices, weights: weights, pointScale: scale, includeCenters: false, tensorPatches: false)
             // Write the patches' points over a copy of the stencil results, and mark what they wrote.
             var patched = stencil.points
             var marked = stencil.points

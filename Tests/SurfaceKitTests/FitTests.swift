@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SurfaceKit
 
 // Tests of fitting (design §9): control points whose limit surface passes through given points.
@@ -109,7 +110,8 @@ private func limitPoints(_ mesh: MeshTransform, steps: Int) throws -> SurfaceSam
     let plan = try SubdivisionPlan(topology: topology, steps: steps)
     return try plan.evaluate(
         vertices: mesh.vertices, weights: topology.vertexWeights(faces: mesh.faces),
-        pointScale: SIMD3(1, 1, 1)).points
+        pointScale: SIMD3(1, 1, 1)
+    ).points
 }
 
 /// Expects the fitted mesh's surface at steps 1 and 2 to pass through every vertex of `target`
@@ -208,7 +210,9 @@ private func maxVertexDifference(_ a: MeshTransform, _ b: MeshTransform) -> Doub
         #expect(maxVertexDifference(fitted, identity) <= 1e-12)
         var shuffled = identity
         for f in 0..<identity.faces.count / 2 { try shuffled.replaceFace(at: f, with: identity.faces[identity.faces.count - 1 - f]) }
-        for f in identity.faces.count / 2..<identity.faces.count { try shuffled.replaceFace(at: f, with: identity.faces[identity.faces.count - 1 - f]) }
+        for f in identity.faces.count / 2..<identity.faces.count {
+            try shuffled.replaceFace(at: f, with: identity.faces[identity.faces.count - 1 - f])
+        }
         #expect(RegularGrid(vertexCount: shuffled.vertices.count, faces: shuffled.faces) == nil)
         #expect(maxVertexDifference(try shuffled.fitted(), identity) <= 1e-12)
     }
@@ -286,8 +290,9 @@ private func maxVertexDifference(_ a: MeshTransform, _ b: MeshTransform) -> Doub
         let grid = try #require(RegularGrid(vertexCount: mesh.vertices.count, faces: mesh.faces))
         var rng = SplitMix64(seed: UInt64(rows * 100 + columns))
         let targets = mesh.vertices.map { _ in
-            MeshVertex(from: SIMD2(rng.uniform(-1...1), rng.uniform(-1...1)),
-                       to: SIMD3(rng.uniform(-1...1), rng.uniform(-1...1), rng.uniform(-1...1)))
+            MeshVertex(
+                from: SIMD2(rng.uniform(-1...1), rng.uniform(-1...1)),
+                to: SIMD3(rng.uniform(-1...1), rng.uniform(-1...1), rng.uniform(-1...1)))
         }
         let rowWeights = mesh.vertices.map { _ in rng.uniform(0.5...2) }
         var planes = FitPlanes(targets: targets, rowWeights: rowWeights)
@@ -383,7 +388,9 @@ private func maxVertexDifference(_ a: MeshTransform, _ b: MeshTransform) -> Doub
         var vertices = grid.vertices
         for (old, new) in permutation.enumerated() { vertices[new] = grid.vertices[old] }
         let faces = grid.faces.map { f in
-            MeshFace(permutation[f.indices[0]], permutation[f.indices[1]], permutation[f.indices[2]], permutation[f.indices[3]], weights: f.weights)
+            MeshFace(
+                permutation[f.indices[0]], permutation[f.indices[1]], permutation[f.indices[2]], permutation[f.indices[3]],
+                weights: f.weights)
         }
         let shuffled = try MeshTransform(vertices: vertices, faces: faces)
         let result = try SurfaceFit().fit(shuffled)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SurfaceKit
 
 /// Tests of the strict mesh.json reader and writer (design §3).
@@ -198,8 +199,9 @@ import Testing
         #expect(document.mesh.faces[1].indices == SIMD4(1, 2, 5, 4))
 
         // Each layer key is optional on its own.
-        let partial = try MeshDocument(jsonString: Self.gridJSON(
-            extra: #", "layer": {"size": [100, 200], "light": {"diffuse": 0.25}}, "subdivisionSteps": 2"#))
+        let partial = try MeshDocument(
+            jsonString: Self.gridJSON(
+                extra: #", "layer": {"size": [100, 200], "light": {"diffuse": 0.25}}, "subdivisionSteps": 2"#))
         #expect(partial.layer.size == SIMD2(100, 200))
         #expect(partial.layer.anchor == LayerPoint(0.5, 0.5))
         #expect(partial.layer.transform == .identity)
@@ -239,8 +241,9 @@ import Testing
 
     @Test func aFiveThousandDigitFiniteNumberIsReadExactly() throws {
         let third = "0." + String(repeating: "3", count: 5000)
-        let document = try MeshDocument(jsonString: Self.gridJSON(
-            vertex: 0, "{\"from\": [0, 0], \"to\": [0, 0, \(third)]}"))
+        let document = try MeshDocument(
+            jsonString: Self.gridJSON(
+                vertex: 0, "{\"from\": [0, 0], \"to\": [0, 0, \(third)]}"))
         // 1/3 is not halfway between two Doubles, so the correctly rounded value is 1/3's Double.
         #expect(document.mesh.vertices[0].to.z == 1.0 / 3.0)
     }
@@ -514,8 +517,9 @@ import Testing
     /// Every prefix of a valid document and a few thousand single-byte corruptions must throw or
     /// decode, never trap.
     @Test func truncatedAndCorruptedDocumentsNeverTrap() throws {
-        let document = try MeshDocument(jsonString: Self.gridJSON(
-            extra: #", "layer": {"size": [2, 3], "light": {"direction": [0, 1, 1], "diffuse": 0.5}}"#))
+        let document = try MeshDocument(
+            jsonString: Self.gridJSON(
+                extra: #", "layer": {"size": [2, 3], "light": {"direction": [0, 1, 1], "diffuse": 0.5}}"#))
         let bytes = document.jsonBytes()
         for end in 0..<bytes.count - 1 {
             #expect(throws: MeshError.self) { try MeshDocument(json: Array(bytes[..<end])) }
@@ -547,9 +551,11 @@ import Testing
         }
         #expect(object.members.map(\.key) == ["b", "a", "c"])
         #expect(object["b"] == .number(JSONNumber(value: 1.5, text: "1.50")))
-        #expect(object["a"] == .array([
-            .number(JSONNumber(value: 100, text: "1e2")), .number(JSONNumber(value: -0.0, text: "-0")),
-        ]))
+        #expect(
+            object["a"]
+                == .array([
+                    .number(JSONNumber(value: 100, text: "1e2")), .number(JSONNumber(value: -0.0, text: "-0")),
+                ]))
         #expect(object["c"] == .string("é😀\n/"))
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SurfaceKit
 
 /// The mesh model: the identity grid, editing with renumbering, interpolation, the inverse, and
@@ -135,7 +136,8 @@ import Testing
     @Test func layerValidationNamesTheBadValue() {
         var layer = LayerProperties(size: SIMD2(0, 10))
         #expect { try layer.validate() } throws: { ($0 as? MeshError)?.path == "layer.size[0]" }
-        layer = LayerProperties(transform: Transform3D(row1: SIMD4(.nan, 0, 0, 0), row2: SIMD4(0, 1, 0, 0), row3: SIMD4(0, 0, 1, 0), row4: SIMD4(0, 0, 0, 1)))
+        layer = LayerProperties(
+            transform: Transform3D(row1: SIMD4(.nan, 0, 0, 0), row2: SIMD4(0, 1, 0, 0), row3: SIMD4(0, 0, 1, 0), row4: SIMD4(0, 0, 0, 1)))
         #expect { try layer.validate() } throws: { ($0 as? MeshError)?.path == "layer.transform[0]" }
     }
 

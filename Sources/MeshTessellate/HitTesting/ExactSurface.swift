@@ -26,13 +26,19 @@ struct ExactSurface: Sendable {
         guard dd > 0, dd.isFinite else { return nil }
         // Two directions across the ray: the residual is the offset of the patch point from the ray
         // in the plane they span.
-        let helper: Point3D = abs(d.x) <= abs(d.y) && abs(d.x) <= abs(d.z) ? SIMD3(1, 0, 0)
+        let helper: Point3D =
+            abs(d.x) <= abs(d.y) && abs(d.x) <= abs(d.z)
+            ? SIMD3(1, 0, 0)
             : (abs(d.y) <= abs(d.z) ? SIMD3(0, 1, 0) : SIMD3(0, 0, 1))
         let e1 = d.cross(helper).normalized(), e2 = d.cross(e1).normalized()
-        guard var refined = newton(hit, grid: grid, mesh: mesh, residual: { p, pu, pv in
-            let r = p - ray.origin
-            return (SIMD2(r.dot(e1), r.dot(e2)), SIMD2(pu.dot(e1), pu.dot(e2)), SIMD2(pv.dot(e1), pv.dot(e2)))
-        }) else { return nil }
+        guard
+            var refined = newton(
+                hit, grid: grid, mesh: mesh,
+                residual: { p, pu, pv in
+                    let r = p - ray.origin
+                    return (SIMD2(r.dot(e1), r.dot(e2)), SIMD2(pu.dot(e1), pu.dot(e2)), SIMD2(pv.dot(e1), pv.dot(e2)))
+                })
+        else { return nil }
         let t = (refined.position - ray.origin).dot(d) / dd
         guard t >= ray.tmin, t <= ray.tmax else { return nil }
         refined.t = t
@@ -45,16 +51,20 @@ struct ExactSurface: Sendable {
     ) -> RayHit? {
         let m = geometry.transform
         let anchor = geometry.anchorInPoints
-        guard var refined = newton(hit, grid: grid, mesh: mesh, residual: { p, pu, pv in
-            let h = geometry.clipCoordinates(ofPoints: p)
-            guard h.w > LayerGeometry.clipW else { return nil }
-            func screenDerivative(_ dp: Point3D) -> SIMD2<Double> {
-                let dh = dp.x * m.row1 + dp.y * m.row2 + dp.z * m.row3
-                return (SIMD2(dh.x, dh.y) * h.w - SIMD2(h.x, h.y) * dh.w) / (h.w * h.w)
-            }
-            let r = SIMD2(h.x, h.y) / h.w + SIMD2(anchor.x, anchor.y) - s
-            return (r, screenDerivative(pu), screenDerivative(pv))
-        }) else { return nil }
+        guard
+            var refined = newton(
+                hit, grid: grid, mesh: mesh,
+                residual: { p, pu, pv in
+                    let h = geometry.clipCoordinates(ofPoints: p)
+                    guard h.w > LayerGeometry.clipW else { return nil }
+                    func screenDerivative(_ dp: Point3D) -> SIMD2<Double> {
+                        let dh = dp.x * m.row1 + dp.y * m.row2 + dp.z * m.row3
+                        return (SIMD2(dh.x, dh.y) * h.w - SIMD2(h.x, h.y) * dh.w) / (h.w * h.w)
+                    }
+                    let r = SIMD2(h.x, h.y) / h.w + SIMD2(anchor.x, anchor.y) - s
+                    return (r, screenDerivative(pu), screenDerivative(pv))
+                })
+        else { return nil }
         guard let screen = geometry.screenFromPoints(refined.position) else { return nil }
         refined.t = -screen.z
         return refined
@@ -66,7 +76,8 @@ struct ExactSurface: Sendable {
         residual: (Point3D, Point3D, Point3D) -> (SIMD2<Double>, SIMD2<Double>, SIMD2<Double>)?
     ) -> RayHit? {
         guard grid.triangleCount == mesh.triangleCount, grid.resolution > 0,
-              let start = startParameter(hit, grid: grid, mesh: mesh) else { return nil }
+            let start = startParameter(hit, grid: grid, mesh: mesh)
+        else { return nil }
         let res = grid.resolution
         var q = hit.triangle / grid.trianglesPerQuad
         let faceBase = (q / grid.quadsPerFace) * grid.quadsPerFace
@@ -89,10 +100,12 @@ struct ExactSurface: Sendable {
             uv += step
             // Into the neighbouring sub-quad of the same control face when (u, v) leaves this one.
             var moved = false
-            if uv.x < 0, column > 0 { column -= 1; uv.x += 1; moved = true }
-            else if uv.x > 1, column < res - 1 { column += 1; uv.x -= 1; moved = true }
-            if uv.y < 0, row > 0 { row -= 1; uv.y += 1; moved = true }
-            else if uv.y > 1, row < res - 1 { row += 1; uv.y -= 1; moved = true }
+            if uv.x < 0, column > 0 {
+                column -= 1; uv.x += 1; moved = true
+            } else if uv.x > 1, column < res - 1 {
+                column += 1; uv.x -= 1; moved = true
+            }
+            if uv.y < 0, row > 0 { row -= 1; uv.y += 1; moved = true } else if uv.y > 1, row < res - 1 { row += 1; uv.y -= 1; moved = true }
             if moved {
                 q = faceBase + row * res + column
                 guard let next = patches.patch(ofQuad: q) else { return nil }
@@ -111,7 +124,8 @@ struct ExactSurface: Sendable {
         let point = patch.evaluate(u: uv.x, v: uv.y)
         let p = point.to * pointScale
         guard let (r, _, _) = residual(p, point.toU * pointScale, point.toV * pointScale),
-              (r * r).sum().squareRoot() <= 1e-7 * Swift.max(1, p.length) else { return nil }
+            (r * r).sum().squareRoot() <= 1e-7 * Swift.max(1, p.length)
+        else { return nil }
         var refined = hit
         refined.position = p
         refined.from = point.from

@@ -39,4 +39,3 @@ extension HitTester {
         return results
     }
 }
-

@@ -24,7 +24,8 @@ public extension HitTester {
         guard let fallback = screenFallback, let found = fallback.hit(point, mesh: mesh) else { return nil }
         var hit = self.hit(triangle: found.triangle, barycentric: found.barycentric, t: -found.depth)
         if let surface, let grid,
-           let refined = surface.refine(hit, grid: grid, mesh: mesh, screenPoint: point, geometry: geometry) {
+            let refined = surface.refine(hit, grid: grid, mesh: mesh, screenPoint: point, geometry: geometry)
+        {
             hit = refined
         }
         return screenHit(hit)

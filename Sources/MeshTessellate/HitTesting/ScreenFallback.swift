@@ -59,8 +59,9 @@ struct ScreenFallback: Sendable {
     /// The frontmost hit under a screen point: the mesh triangle, barycentric weights on it in
     /// points space, and the screen depth.
     func hit(_ s: SIMD2<Double>, mesh: TriangleMesh) -> (triangle: Int, barycentric: SIMD3<Double>, depth: Double)? {
-        guard let h = bvh.intersect(
-            origin: SIMD3(s.x, s.y, 0), direction: SIMD3(0, 0, -1), tmin: -.infinity, tmax: .infinity)
+        guard
+            let h = bvh.intersect(
+                origin: SIMD3(s.x, s.y, 0), direction: SIMD3(0, 0, -1), tmin: -.infinity, tmax: .infinity)
         else { return nil }
         let tri = triangles[h.triangle]
         let lambda = SIMD3(1 - h.u - h.v, h.u, h.v)

@@ -13,7 +13,7 @@ enum ScreenOverlap {
         guard n > 1 else { return parent }
 
         // 2D boxes of the triangles that cover area; zero-area (edge-on) ones cover no interior.
-        var boxes = [SIMD4<Double>](repeating: .zero, count: n)  // minX, minY, maxX, maxY
+        var boxes = [SIMD4<Double>](repeating: .zero, count: n) // minX, minY, maxX, maxY
         var active = [Bool](repeating: false, count: n)
         var lo = SIMD2<Double>(.infinity, .infinity), hi = SIMD2<Double>(-.infinity, -.infinity)
         var sumExtent = 0.0, activeCount = 0

@@ -42,7 +42,8 @@ struct BandedSolver: Sendable {
             let size = bytes.map { SurfaceFit.byteCount($0) } ?? "more than \(SurfaceFit.byteCount(Int.max))"
             throw MeshError(
                 .limitExceeded, path: "",
-                "the fitting system needs \(size) of band storage (\(n) unknowns, bandwidths \(kl) below and \(ku) above the diagonal), over the limit of \(SurfaceFit.byteCount(limitBytes))")
+                "the fitting system needs \(size) of band storage (\(n) unknowns, bandwidths \(kl) below and \(ku) above the diagonal), over the limit of \(SurfaceFit.byteCount(limitBytes))"
+            )
         }
 
         var lu = BandedLU(order: n, lower: kl, upper: ku)

@@ -106,7 +106,8 @@ extension SurfaceFit {
         let cause = zeroPivot.map { "LU found a zero pivot at unknown \($0); " } ?? ""
         return MeshError(
             .invalidValue, path: "",
-            "the fitting system is singular (\(cause)\(condition), reciprocal \(scientific(rcond)), refused below \(scientific(threshold))): no control points with these faces and weights have a limit surface through these vertices")
+            "the fitting system is singular (\(cause)\(condition), reciprocal \(scientific(rcond)), refused below \(scientific(threshold))): no control points with these faces and weights have a limit surface through these vertices"
+        )
     }
 
     /// Three significant digits, e.g. `3.08e-17`; exact enough for a message, short enough to read.

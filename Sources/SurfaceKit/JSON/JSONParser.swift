@@ -83,7 +83,7 @@ private extension JSONParser {
 
     mutating func parseObject() throws -> JSONValue {
         try enterContainer()
-        position += 1  // "{"
+        position += 1 // "{"
         skipWhitespace()
         var members: [JSONObject.Member] = []
         if peek() == UInt8(ascii: "}") {
@@ -119,9 +119,10 @@ private extension JSONParser {
             seen?.insert(key)
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else {
-                throw error(peek() == nil
-                    ? "unexpected end of input; expected ':' after the key"
-                    : "unexpected \(describeByte(at: position)); expected ':' after the key")
+                throw error(
+                    peek() == nil
+                        ? "unexpected end of input; expected ':' after the key"
+                        : "unexpected \(describeByte(at: position)); expected ':' after the key")
             }
             position += 1
             skipWhitespace()
@@ -147,7 +148,7 @@ private extension JSONParser {
 
     mutating func parseArray() throws -> JSONValue {
         try enterContainer()
-        position += 1  // "["
+        position += 1 // "["
         skipWhitespace()
         var elements: [JSONValue] = []
         if peek() == UInt8(ascii: "]") {
@@ -307,7 +308,7 @@ private extension JSONParser {
     /// A string starting at the current `"`; escapes decoded, UTF-8 validated.
     mutating func parseString() throws -> String {
         let start = position
-        position += 1  // opening quote
+        position += 1 // opening quote
         let contentStart = position
         // Fast path: no escapes, so the bytes are the string.
         while position < bytes.count {

@@ -168,7 +168,8 @@ enum MeshJSONReader {
         }
         guard let depthNormalization = DepthNormalization(rawValue: name) else {
             let known = DepthNormalization.allCases.map(\.rawValue)
-            let hint = KeySuggestion.nearest(to: name, in: known).map { "did you mean '\($0)'?" }
+            let hint =
+                KeySuggestion.nearest(to: name, in: known).map { "did you mean '\($0)'?" }
                 ?? "expected one of \(depthNormalizationNames)"
             throw MeshError(
                 .invalidValue, path: "depthNormalization",

@@ -40,7 +40,8 @@ struct TridiagonalLU: Sendable {
                 du.withUnsafeMutableBufferPointer { dup in
                     du2.withUnsafeMutableBufferPointer { du2p in
                         ipiv.withUnsafeMutableBufferPointer { ip -> Int32 in
-                            let f = LAPACKE_dgttrf(Int32(n), dlp.baseAddress, dp.baseAddress, dup.baseAddress, du2p.baseAddress, ip.baseAddress)
+                            let f = LAPACKE_dgttrf(
+                                Int32(n), dlp.baseAddress, dp.baseAddress, dup.baseAddress, du2p.baseAddress, ip.baseAddress)
                             guard f == 0 else { return f }
                             let c = LAPACKE_dgtcon(
                                 CChar(UInt8(ascii: "1")), Int32(n), dlp.baseAddress, dp.baseAddress, dup.baseAddress,
@@ -53,7 +54,10 @@ struct TridiagonalLU: Sendable {
         }
         guard info == 0 else { return (nil, info > 0 ? Int(info) : 0) }
         let swapped = (0..<n).map { Int(ipiv[$0]) != $0 + 1 }
-        return (TridiagonalLU(order: n, dl: dl, d: d, du: du, du2: du2, inverseD: d.map { 1 / $0 }, swapped: swapped, reciprocalCondition: rcond), nil)
+        return (
+            TridiagonalLU(
+                order: n, dl: dl, d: d, du: du, du2: du2, inverseD: d.map { 1 / $0 }, swapped: swapped, reciprocalCondition: rcond), nil
+        )
     }
 
     /// Solves A X = B where row i of the system is the `width` contiguous values at

@@ -37,10 +37,10 @@ package enum ProcessInfoCores {
     /// Active processor count, read once.
     package static let hardware: Int = {
         #if canImport(Glibc)
-        let n = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        return n > 0 ? n : 1
+            let n = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+            return n > 0 ? n : 1
         #else
-        return 2
+            return 2
         #endif
     }()
 }
@@ -57,7 +57,7 @@ package struct SharedMutableBuffer<Element>: @unchecked Sendable {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Fills three arrays of `count` elements in parallel: element i of each comes from `body(i)`.

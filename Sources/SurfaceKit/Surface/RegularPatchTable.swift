@@ -134,10 +134,10 @@ struct RegularPatchTable: Sendable {
         // (u, v) of the points beyond each edge: next to corner k, next to corner k+1, and the
         // inner points they mirror.
         let beyond: [((Int, Int), (Int, Int), (Int, Int), (Int, Int))] = [
-            ((0, -1), (1, -1), (0, 1), (1, 1)),   // edge 0: v = 0 side
-            ((2, 0), (2, 1), (0, 0), (0, 1)),     // edge 1: u = 1 side
-            ((1, 2), (0, 2), (1, 0), (0, 0)),     // edge 2: v = 1 side
-            ((-1, 1), (-1, 0), (1, 1), (1, 0)),   // edge 3: u = 0 side
+            ((0, -1), (1, -1), (0, 1), (1, 1)), // edge 0: v = 0 side
+            ((2, 0), (2, 1), (0, 0), (0, 1)), // edge 1: u = 1 side
+            ((1, 2), (0, 2), (1, 0), (0, 0)), // edge 2: v = 1 side
+            ((-1, 1), (-1, 0), (1, 1), (1, 0)), // edge 3: u = 0 side
         ]
         // The inner point a beyond point mirrors through is its neighbour on the face's edge.
         let onEdge: [((Int, Int), (Int, Int))] = [((0, 0), (1, 0)), ((1, 0), (1, 1)), ((1, 1), (0, 1)), ((0, 1), (0, 0))]
@@ -146,7 +146,8 @@ struct RegularPatchTable: Sendable {
             let (a, b, ia, ib) = beyond[k]
             if boundary[k] {
                 guard let ma = p[slot(onEdge[k].0.0, onEdge[k].0.1)].mirrored(through: p[slot(ia.0, ia.1)]),
-                      let mb = p[slot(onEdge[k].1.0, onEdge[k].1.1)].mirrored(through: p[slot(ib.0, ib.1)]) else { return false }
+                    let mb = p[slot(onEdge[k].1.0, onEdge[k].1.1)].mirrored(through: p[slot(ib.0, ib.1)])
+                else { return false }
                 p[slot(a.0, a.1)] = ma
                 p[slot(b.0, b.1)] = mb
             } else {
@@ -178,7 +179,8 @@ struct RegularPatchTable: Sendable {
                 guard d >= 0, d != f, d != g else { return false }
                 let m = level.corner(of: corner, inFace: d)
                 guard level.faceVertices[4 * d + m] == corner, level.faceVertices[4 * d + (m + 3) % 4] == farK,
-                      level.faceVertices[4 * d + (m + 1) % 4] == farBefore else { return false }
+                    level.faceVertices[4 * d + (m + 1) % 4] == farBefore
+                else { return false }
                 p[slot(du, dv)] = PatchPoint(level.faceVertices[4 * d + (m + 2) % 4])
             } else if boundary[k] {
                 // Beyond edge k the row is mirrored: mirror the diagonal's neighbour along edge k−1's row.

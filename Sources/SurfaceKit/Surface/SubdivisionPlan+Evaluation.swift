@@ -183,8 +183,10 @@ extension SubdivisionPlan {
                     let edge = Int(level.faceEdges[4 * g + k])
                     let v = Int(level.faceVertices[4 * g + k])
                     let rule = limit.vertexRule(v)
-                    return (point { level.addEdgePoint(edge, scale: 1, into: &$0) },
-                            point { level.addVertexPoint(v, rule: rule, scale: 1, into: &$0) })
+                    return (
+                        point { level.addEdgePoint(edge, scale: 1, into: &$0) },
+                        point { level.addVertexPoint(v, rule: rule, scale: 1, into: &$0) }
+                    )
                 }
                 (e.0, c.0) = edgeAndCorner(0)
                 (e.1, c.1) = edgeAndCorner(1)

@@ -229,8 +229,10 @@ extension RegularPatchTable {
 
     /// Gathers patch k's control values from `data` into `points`.
     @inline(__always)
-    func gather(_ k: Int, data: UnsafeBufferPointer<Homogeneous>, indices: UnsafeBufferPointer<Int32>,
-                weights: UnsafeBufferPointer<Double>, into points: Points) {
+    func gather(
+        _ k: Int, data: UnsafeBufferPointer<Homogeneous>, indices: UnsafeBufferPointer<Int32>,
+        weights: UnsafeBufferPointer<Double>, into points: Points
+    ) {
         let base = 16 * RegularPatchTable.termsPerPoint * k
         for point in 0..<16 {
             var sum = Homogeneous()

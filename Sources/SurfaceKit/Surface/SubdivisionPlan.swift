@@ -33,8 +33,10 @@ public struct SubdivisionPlan: Sendable {
             var limit: LimitStencilTable?
         }
 
-        init(control: TopologyLevel, tables: Tables?, final: TopologyLevel, steps: Int,
-             quads: [Int32], quadFaces: [Int32], isolated: Int, patches: RegularPatchTable?) {
+        init(
+            control: TopologyLevel, tables: Tables?, final: TopologyLevel, steps: Int,
+            quads: [Int32], quadFaces: [Int32], isolated: Int, patches: RegularPatchTable?
+        ) {
             self.control = control
             self.tables = Mutex(tables)
             self.final = final
@@ -84,7 +86,8 @@ public struct SubdivisionPlan: Sendable {
         guard !overflow, quadCount <= maximumQuads else {
             throw MeshError(
                 .limitExceeded, path: "subdivisionSteps",
-                "\(steps) steps on \(topology.faceCount) faces would make \(overflow ? "over \(Int.max)" : "\(quadCount)") sub-quads (the limit is \(maximumQuads))")
+                "\(steps) steps on \(topology.faceCount) faces would make \(overflow ? "over \(Int.max)" : "\(quadCount)") sub-quads (the limit is \(maximumQuads))"
+            )
         }
         self.steps = steps
         let patches = steps > 0 ? RegularPatchTable(level: topology.level) : nil

@@ -27,7 +27,11 @@ extension TopologyLevel {
         for slot in edgeRange {
             let e = Int(vertexEdges[slot])
             guard isBoundary(edge: e) else { continue }
-            if boundaryCount == 0 { a = otherVertex(ofEdge: e, Int32(v)) } else if boundaryCount == 1 { b = otherVertex(ofEdge: e, Int32(v)) }
+            if boundaryCount == 0 {
+                a = otherVertex(ofEdge: e, Int32(v))
+            } else if boundaryCount == 1 {
+                b = otherVertex(ofEdge: e, Int32(v))
+            }
             boundaryCount += 1
         }
         scratch.removeAll(keepingCapacity: true)

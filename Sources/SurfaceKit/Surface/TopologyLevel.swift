@@ -110,12 +110,14 @@ extension TopologyLevel {
                 SIMD4(c[0], E[0], F, E[3]),
                 SIMD4(E[0], c[1], E[1], F),
                 SIMD4(F, E[1], c[2], E[2]),
-                SIMD4(E[3], F, E[2], c[3]))
+                SIMD4(E[3], F, E[2], c[3])
+            )
             let edges: (SIMD4<Int32>, SIMD4<Int32>, SIMD4<Int32>, SIMD4<Int32>) = (
                 SIMD4(fromCorner[0], inner[0], inner[3], intoCorner[0]),
                 SIMD4(intoCorner[1], fromCorner[1], inner[1], inner[0]),
                 SIMD4(inner[1], intoCorner[2], fromCorner[2], inner[2]),
-                SIMD4(inner[3], inner[2], intoCorner[3], fromCorner[3]))
+                SIMD4(inner[3], inner[2], intoCorner[3], fromCorner[3])
+            )
             for k in 0..<4 {
                 childFaceVertices[q + k] = vertices.0[k]
                 childFaceVertices[q + 4 + k] = vertices.1[k]

@@ -59,9 +59,10 @@ extension Hit {
         init?(argument: String) {
             let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
             guard parts.count == 2,
-                  let x = Double(String(parts[0].filter { $0 != " " })),
-                  let y = Double(String(parts[1].filter { $0 != " " })),
-                  x.isFinite, y.isFinite else { return nil }
+                let x = Double(String(parts[0].filter { $0 != " " })),
+                let y = Double(String(parts[1].filter { $0 != " " })),
+                x.isFinite, y.isFinite
+            else { return nil }
             point = SIMD2(x, y)
         }
     }

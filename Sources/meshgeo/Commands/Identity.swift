@@ -18,7 +18,7 @@ struct Identity: ParsableCommand {
     func validate() throws {
         guard rows >= 1, columns >= 1 else { throw ValidationError("--rows and --columns must be at least 1.") }
         guard rows.multipliedReportingOverflow(by: columns).partialValue <= 4_000_000,
-              !rows.multipliedReportingOverflow(by: columns).overflow
+            !rows.multipliedReportingOverflow(by: columns).overflow
         else { throw ValidationError("--rows × --columns must be at most 4,000,000 faces.") }
     }
 

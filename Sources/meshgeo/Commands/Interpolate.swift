@@ -4,7 +4,9 @@ import SurfaceKit
 struct Interpolate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Blend two compatible meshes: from, to and weights a fraction of the way from the first to the second.",
-        discussion: "The layer and steps are the first file's. Meshes are compatible when their vertex and face counts, faces' indices and depth normalization agree.")
+        discussion:
+            "The layer and steps are the first file's. Meshes are compatible when their vertex and face counts, faces' indices and depth normalization agree."
+    )
 
     @Argument(help: "The mesh at fraction 0.")
     var first: String

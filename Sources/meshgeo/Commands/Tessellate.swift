@@ -21,7 +21,10 @@ struct Tessellate: ParsableCommand {
 
     @OptionGroup var export: ExportArguments
 
-    @Option(help: "Draw order for semi-transparent layers: none (tessellation order), depth (by centroid depth, as Core Animation) or bsp (exact, splitting triangles).")
+    @Option(
+        help:
+            "Draw order for semi-transparent layers: none (tessellation order), depth (by centroid depth, as Core Animation) or bsp (exact, splitting triangles)."
+    )
     var sort: PainterSort = .none
 
     @Flag(help: "With --sort, print the number of pieces that splitting added on standard error.")
@@ -55,7 +58,9 @@ struct Tessellate: ParsableCommand {
                 mesh = sorted.mesh
                 if verbose {
                     progress.finish()
-                    StandardError.write("sort: \(sorted.statistics.addedPieces) pieces added by splitting, \(sorted.statistics.outputTriangles) triangles written")
+                    StandardError.write(
+                        "sort: \(sorted.statistics.addedPieces) pieces added by splitting, \(sorted.statistics.outputTriangles) triangles written"
+                    )
                 }
             }
             progress.stage("writing")

@@ -117,4 +117,3 @@ final class CLIWorkspace {
         try MeshGeoCLI.run(arguments, in: url, stdin: stdin)
     }
 }
-

@@ -84,9 +84,9 @@ enum SortSupport {
             mesh.sourceFaces += [face, face]
         }
         // Crossings: A–B at (70, 20), B–C at (70, 37.5), C–A at (84, 20).
-        strip(from: SIMD2(0, 20), to: SIMD2(100, 20), halfWidth: 3, face: 0) { 1 - ($0.x - 70) / 7 }  // A over B
-        strip(from: SIMD2(70, 0), to: SIMD2(70, 100), halfWidth: 3, face: 1) { ($0.y - 20) / 17.5 }   // B over C
-        strip(from: SIMD2(20, 100), to: SIMD2(100, 0), halfWidth: 3, face: 2) { _ in 0 }               // C over A
+        strip(from: SIMD2(0, 20), to: SIMD2(100, 20), halfWidth: 3, face: 0) { 1 - ($0.x - 70) / 7 } // A over B
+        strip(from: SIMD2(70, 0), to: SIMD2(70, 100), halfWidth: 3, face: 1) { ($0.y - 20) / 17.5 } // B over C
+        strip(from: SIMD2(20, 100), to: SIMD2(100, 0), halfWidth: 3, face: 2) { _ in 0 } // C over A
         var transform = Transform3D.identity
         transform.m34 = -1.0 / 500
         return (mesh, geometry(size: 100, transform: transform))
@@ -128,15 +128,19 @@ enum SortSupport {
     static func projected(_ mesh: TriangleMesh, geometry: LayerGeometry) -> Triangles {
         mesh.triangles.indices.map { t in
             let v = mesh.triangles[t]
-            return (project(mesh.positions[Int(v.x)], geometry: geometry).0,
-                    project(mesh.positions[Int(v.y)], geometry: geometry).0,
-                    project(mesh.positions[Int(v.z)], geometry: geometry).0, mesh.sourceFaces[t])
+            return (
+                project(mesh.positions[Int(v.x)], geometry: geometry).0,
+                project(mesh.positions[Int(v.y)], geometry: geometry).0,
+                project(mesh.positions[Int(v.z)], geometry: geometry).0, mesh.sourceFaces[t]
+            )
         }
     }
 
     /// Coverage of pixel centre q by a triangle: nil when q is within `margin` of an edge line
     /// (ambiguous), else whether it is inside, with the z interpolated barycentrically.
-    static func cover(_ q: SIMD2<Double>, _ a: SIMD3<Double>, _ b: SIMD3<Double>, _ c: SIMD3<Double>, margin: Double) -> (inside: Bool, z: Double)? {
+    static func cover(_ q: SIMD2<Double>, _ a: SIMD3<Double>, _ b: SIMD3<Double>, _ c: SIMD3<Double>, margin: Double) -> (
+        inside: Bool, z: Double
+    )? {
         func edge(_ p: SIMD3<Double>, _ r: SIMD3<Double>) -> Double { (r.x - p.x) * (q.y - p.y) - (r.y - p.y) * (q.x - p.x) }
         let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
         if area == 0 { return (false, 0) }
@@ -206,7 +210,8 @@ enum SortSupport {
                 continue
             }
             result.checked += 1
-            let same = paintFace[k] == bestFace[k]
+            let same =
+                paintFace[k] == bestFace[k]
                 && (bestFace[k] < 0 || abs(paintZ[k] - best[k]) <= 1e-7 * max(1, abs(best[k])))
             if !same { result.mismatches += 1 }
         }
