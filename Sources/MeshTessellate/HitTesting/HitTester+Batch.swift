@@ -5,12 +5,16 @@ public extension HitTester {
     /// ``hitTest(_:)-(SIMD2<Double>)`` for many screen points, in chunks on all cores; results in
     /// the order of the points.
     func hitTest(_ points: [SIMD2<Double>]) -> [ScreenHit?] {
-        HitTester.parallelMap(points) { hitTest($0) }
+        HitTester.parallelMap(points, order: nil) { hitTest($0) }
     }
 
-    /// ``intersect(_:)-(Ray)`` for many rays, in chunks on all cores; results in the order of the rays.
+    /// ``intersect(_:)-(Ray)`` for many rays, in chunks on all cores; results in the order of the
+    /// rays. A large batch is answered in an order where neighbouring rays take nearly the same
+    /// path through the BVH (see ``TriangleBVH/coherentOrder(_:)``), which keeps its nodes and
+    /// triangles in cache; every answer is the one a single query gives.
     func intersect(_ rays: [Ray]) -> [RayHit?] {
-        HitTester.parallelMap(rays) { intersect($0) }
+        let order = rays.withUnsafeBufferPointer { bvh.coherentOrder($0) }
+        return HitTester.parallelMap(rays, order: order) { intersect($0) }
     }
 }
 
@@ -18,24 +22,30 @@ extension HitTester {
     /// Queries per chunk; enough to pay for a thread hand-off, few enough to balance two cores.
     static let chunkSize = 4096
 
-    static func parallelMap<Query, Answer>(_ queries: [Query], _ body: (Query) -> Answer?) -> [Answer?] {
+    /// `body` on every query, taken in `order` (a permutation of the indices) when given; results
+    /// in the queries' order.
+    static func parallelMap<Query, Answer>(_ queries: [Query], order: [Int32]?, _ body: (Query) -> Answer?) -> [Answer?] {
         let count = queries.count
-        var results = [Answer?](repeating: nil, count: count)
-        let chunks = (count + chunkSize - 1) / chunkSize
-        guard chunks > 1 else {
-            for i in 0..<count { results[i] = body(queries[i]) }
-            return results
-        }
-        results.withUnsafeMutableBufferPointer { buffer in
+        guard count > 0 else { return [] }
+        return [Answer?](unsafeUninitializedCapacity: count) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
             let out = SharedMutableBuffer(base: base)
             queries.withUnsafeBufferPointer { input in
-                // Each chunk writes only its own slots, and all finish before this returns.
+                // Each chunk initializes only its own slots, and all finish before this returns.
                 parallelChunks(count, minimumChunk: chunkSize) { range in
-                    for i in range { out.base[i] = body(input[i]) }
+                    if let order {
+                        order.withUnsafeBufferPointer { order in
+                            for k in range {
+                                let i = Int(order[k])
+                                (out.base + i).initialize(to: body(input[i]))
+                            }
+                        }
+                    } else {
+                        for i in range { (out.base + i).initialize(to: body(input[i])) }
+                    }
                 }
             }
+            initialized = count
         }
-        return results
     }
 }
