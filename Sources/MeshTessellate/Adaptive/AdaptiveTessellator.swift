@@ -62,7 +62,7 @@ public struct AdaptiveTessellator: Sendable {
         let weights = surfaces.topology.vertexWeights(faces: mesh.faces)
         let control = FaceSurfaces.homogeneous(vertices: mesh.vertices, weights: weights)
         let scale = geometry.pointScale
-        let patches = (0..<surfaces.faceCount).map { surfaces.patch(ofFace: $0, control: control) }
+        let patches = AdaptiveTessellator.patches(surfaces: surfaces, control: control)
         var rates = try FaceRates.estimate(
             surfaces: surfaces, patches: patches, mesh: mesh, weights: weights, scale: scale, policy: diagonal,
             tolerance: tau, maximumTriangles: maximumTriangles)
@@ -101,5 +101,18 @@ public struct AdaptiveTessellator: Sendable {
         var n = 0
         while (1 << n) < rate { n += 1 }
         return n
+    }
+
+    /// Every face's B-spline patch (`nil` at extraordinary vertices), gathered on all cores.
+    static func patches(surfaces: FaceSurfaces, control: [SIMD8<Double>]) -> [RationalPatch?] {
+        var patches = [RationalPatch?](repeating: nil, count: surfaces.faceCount)
+        patches.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let out = SharedMutableBuffer(base: base)
+            parallelChunks(surfaces.faceCount, minimumChunk: 1024) { range in
+                for f in range { out.base[f] = surfaces.patch(ofFace: f, control: control) }
+            }
+        }
+        return patches
     }
 }

@@ -107,13 +107,13 @@ struct FaceRates: Sendable {
         describe(max(need.x, need.y))
     }
 
-    /// A face's second derivatives P_uu, P_uv and P_vv in points, sampled on a 4 × 4 grid of
-    /// parameters (u, v ∈ {0, ⅓, ⅔, 1}). For a polynomial patch P_uu is linear in u and P_vv in
+    /// A face's second derivatives P_uu, P_uv and P_vv in points, sampled on a 3 × 3 grid of
+    /// parameters (u, v ∈ {0, ½, 1}). For a polynomial patch P_uu is linear in u and P_vv in
     /// v, so their largest values along those directions are at the sampled ends; between the
     /// other samples ``samplingMargin`` covers what they miss, and the measurement after building
     /// has the last word.
     static func secondDerivatives(_ patch: RationalPatch, scale: SIMD3<Double>) -> [PatchCurvature] {
-        patch.curvatureGrid(samples: 4).map { c in
+        patch.curvatureGrid(samples: 3).map { c in
             PatchCurvature(uu: c.uu * scale, uv: c.uv * scale, vv: c.vv * scale)
         }
     }

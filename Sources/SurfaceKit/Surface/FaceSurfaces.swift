@@ -19,10 +19,19 @@ public struct FaceSurfaces: Sendable {
         let level = topology.level
         var neighbourhoods = [Int32](repeating: -1, count: 16 * level.faceCount)
         var regular = [Bool](repeating: false, count: level.faceCount)
-        for f in 0..<level.faceCount {
-            guard let grid = level.regularNeighbourhood(ofFace: f) else { continue }
-            regular[f] = true
-            for slot in 0..<16 { neighbourhoods[16 * f + slot] = grid[slot] }
+        // Faces are independent: each writes only its own 16 slots and flag, on all cores.
+        neighbourhoods.withUnsafeMutableBufferPointer { nb in
+            regular.withUnsafeMutableBufferPointer { rb in
+                guard let nbase = nb.baseAddress, let rbase = rb.baseAddress else { return }
+                let n = SharedMutableBuffer(base: nbase), r = SharedMutableBuffer(base: rbase)
+                parallelChunks(level.faceCount, minimumChunk: 1024) { range in
+                    for f in range {
+                        guard let grid = level.regularNeighbourhood(ofFace: f) else { continue }
+                        r.base[f] = true
+                        for slot in 0..<16 { n.base[16 * f + slot] = grid[slot] }
+                    }
+                }
+            }
         }
         self.neighbourhoods = neighbourhoods
         self.regular = regular

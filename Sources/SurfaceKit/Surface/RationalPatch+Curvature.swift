@@ -43,47 +43,54 @@ extension RationalPatch {
 
     /// ``curvature(u:v:)`` on the n × n grid of parameters u, v ∈ {0, 1/(n−1), …, 1} (v-major),
     /// sharing the along-u sums of each column of parameters: about half the work of calling
-    /// ``curvature(u:v:)`` n² times.
+    /// ``curvature(u:v:)`` n² times, with no allocation but the result.
     public func curvatureGrid(samples n: Int) -> [PatchCurvature] {
         guard n >= 2 else { return n == 1 ? [curvature(u: 0, v: 0)] : [] }
-        let t = (0..<n).map { Double($0) / Double(n - 1) }
-        let b = t.map { RationalPatch.basis($0) }, d = t.map { RationalPatch.derivative($0) }
-        let dd = t.map { RationalPatch.secondDerivative($0) }
-        // Along u, for every sampled u and control row: the value and its first two derivatives.
-        var along = [SIMD8<Double>](repeating: SIMD8(), count: 3 * 4 * n)
-        for i in 0..<n {
-            for row in 0..<4 {
-                var r = SIMD8<Double>(), ru = r, ruu = r
-                for column in 0..<4 {
-                    let c = control[4 * row + column]
-                    r += b[i][column] * c
-                    ru += d[i][column] * c
-                    ruu += dd[i][column] * c
+        return control.withUnsafeBufferPointer { c in
+            withUnsafeTemporaryAllocation(of: SIMD4<Double>.self, capacity: 3 * n) { weights in
+                withUnsafeTemporaryAllocation(of: SIMD8<Double>.self, capacity: 12 * n) { along in
+                    // Basis, first and second derivative weights of every sampled parameter.
+                    for i in 0..<n {
+                        let t = Double(i) / Double(n - 1)
+                        weights[3 * i] = RationalPatch.basis(t)
+                        weights[3 * i + 1] = RationalPatch.derivative(t)
+                        weights[3 * i + 2] = RationalPatch.secondDerivative(t)
+                    }
+                    // Along u, for every sampled u and control row: the value and its first two
+                    // derivatives.
+                    for i in 0..<n {
+                        let b = weights[3 * i], d = weights[3 * i + 1], dd = weights[3 * i + 2]
+                        for row in 0..<4 {
+                            let c0 = c[4 * row], c1 = c[4 * row + 1], c2 = c[4 * row + 2], c3 = c[4 * row + 3]
+                            let k = 3 * (4 * i + row)
+                            along[k] = (b[0] * c0 + b[1] * c1) + (b[2] * c2 + b[3] * c3)
+                            along[k + 1] = (d[0] * c0 + d[1] * c1) + (d[2] * c2 + d[3] * c3)
+                            along[k + 2] = (dd[0] * c0 + dd[1] * c1) + (dd[2] * c2 + dd[3] * c3)
+                        }
+                    }
+                    var result: [PatchCurvature] = []
+                    result.reserveCapacity(n * n)
+                    for j in 0..<n {
+                        let b = weights[3 * j], d = weights[3 * j + 1], dd = weights[3 * j + 2]
+                        for i in 0..<n {
+                            var s = SIMD8<Double>(), su = s, sv = s, suu = s, suv = s, svv = s
+                            for row in 0..<4 {
+                                let k = 3 * (4 * i + row)
+                                let r = along[k], ru = along[k + 1], ruu = along[k + 2]
+                                s += b[row] * r
+                                su += b[row] * ru
+                                sv += d[row] * r
+                                suu += b[row] * ruu
+                                suv += d[row] * ru
+                                svv += dd[row] * r
+                            }
+                            result.append(RationalPatch.curvature(s: s, su: su, sv: sv, suu: suu, suv: suv, svv: svv))
+                        }
+                    }
+                    return result
                 }
-                along[3 * (4 * i + row)] = r
-                along[3 * (4 * i + row) + 1] = ru
-                along[3 * (4 * i + row) + 2] = ruu
             }
         }
-        var result: [PatchCurvature] = []
-        result.reserveCapacity(n * n)
-        for j in 0..<n {
-            for i in 0..<n {
-                var s = SIMD8<Double>(), su = s, sv = s, suu = s, suv = s, svv = s
-                for row in 0..<4 {
-                    let k = 3 * (4 * i + row)
-                    let r = along[k], ru = along[k + 1], ruu = along[k + 2]
-                    s += b[j][row] * r
-                    su += b[j][row] * ru
-                    sv += d[j][row] * r
-                    suu += b[j][row] * ruu
-                    suv += d[j][row] * ru
-                    svv += dd[j][row] * r
-                }
-                result.append(RationalPatch.curvature(s: s, su: su, sv: sv, suu: suu, suv: suv, svv: svv))
-            }
-        }
-        return result
     }
 
     /// P's second derivatives from the homogeneous point and its derivatives (quotient rule).
@@ -91,13 +98,13 @@ extension RationalPatch {
     static func curvature(
         s: SIMD8<Double>, su: SIMD8<Double>, sv: SIMD8<Double>, suu: SIMD8<Double>, suv: SIMD8<Double>, svv: SIMD8<Double>
     ) -> PatchCurvature {
-        let w = s[5]
-        let p = s / w
-        let pu = (su - p * su[5]) / w
-        let pv = (sv - p * sv[5]) / w
-        let puu = (suu - 2 * pu * su[5] - p * suu[5]) / w
-        let puv = (suv - pu * sv[5] - pv * su[5] - p * suv[5]) / w
-        let pvv = (svv - 2 * pv * sv[5] - p * svv[5]) / w
+        let inverse = 1 / s[5]
+        let p = s * inverse
+        let pu = (su - p * su[5]) * inverse
+        let pv = (sv - p * sv[5]) * inverse
+        let puu = (suu - 2 * pu * su[5] - p * suu[5]) * inverse
+        let puv = (suv - pu * sv[5] - pv * su[5] - p * suv[5]) * inverse
+        let pvv = (svv - 2 * pv * sv[5] - p * svv[5]) * inverse
         return PatchCurvature(
             uu: SIMD3(puu[2], puu[3], puu[4]), uv: SIMD3(puv[2], puv[3], puv[4]), vv: SIMD3(pvv[2], pvv[3], pvv[4]))
     }
