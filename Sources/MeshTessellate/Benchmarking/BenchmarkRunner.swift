@@ -200,14 +200,14 @@ extension BenchmarkRunner {
                 BenchmarkFigure.measured(
                     workload: .w3, variant: "depth", threads: threads, size: mesh.triangleCount, seconds: depth, unit: "triangles"))
         }
-        // The exact sort runs only when asked for by name: on this scene it can split without
-        // bound and its work lists grow quadratically (17 GB seen), before any triangle budget
-        // stops it (see Docs/painters-sort.md).
+        // The exact sort runs only when asked for by name. It once ran away on this scene (a
+        // sliver's tree that made no progress, 17 GB seen); its tree is now bounded by its pieces
+        // and the budget below bounds those (see Docs/performance.md).
         guard variants.contains("bsp") else { return figures }
         let (_, coarse, _) = try BenchmarkInputs.rippleTessellation(steps: 1)
         progress("w3 bsp")
-        // A budget of 10× the input: the exact sort can split without bound on this scene (see
-        // Docs/painters-sort.md), and a benchmark must not take the machine's memory with it.
+        // A budget of 10× the input: a benchmark must not take the machine's memory with it,
+        // however much a future splitter choice splits.
         let budget = 10 * coarse.triangleCount
         var added = 0
         do {

@@ -5,10 +5,16 @@ import SurfaceKit
 /// integer children; building and walking use explicit stacks, so deep trees cannot overflow the
 /// call stack. Splitting planes are chosen by list position only, which makes the result
 /// deterministic.
+///
+/// Memory is bounded by the pieces: every node takes at least one piece out of the work (its
+/// splitter, or all that are left when none has a plane) and no piece is in two lists, so there
+/// are at most as many nodes as pieces, and `budget` bounds the pieces.
 struct ScreenBSP: Sendable {
     struct Node: Sendable {
-        /// Pieces in the node's plane (or degenerate ones), drawn between the two sides.
-        var pieces: [Int32]
+        /// The node's pieces, `nodePieces[first..<first + count]`: those in its plane (or
+        /// degenerate ones), drawn between the two sides.
+        var first: Int32
+        var count: Int32
         /// The child on the far side of the plane from the viewer, drawn first; −1 for none.
         var behind: Int32
         /// The child on the viewer's side, drawn last; −1 for none.
@@ -16,6 +22,8 @@ struct ScreenBSP: Sendable {
     }
 
     private(set) var nodes: [Node] = []
+    /// The pieces of all nodes, each node's a contiguous run (one array, not one per node).
+    private(set) var nodePieces: [Int32] = []
 
     /// Builds the tree for `cluster` (piece indices into `pool.triangles`), splitting pieces that
     /// straddle a plane. Split pieces are appended to the pool; `budget` bounds the pool's total
@@ -43,15 +51,23 @@ struct ScreenBSP: Sendable {
             if item.parent >= 0 {
                 if item.inFront { nodes[Int(item.parent)].inFront = index } else { nodes[Int(item.parent)].behind = index }
             }
-            let plane = ScreenBSP.chooseSplitter(item.pieces, pool: pool, minimumNormal: minimumNormal, onPlane: onPlane)
-            guard let plane else {
-                nodes.append(Node(pieces: item.pieces, behind: -1, inFront: -1))
+            let splitter =
+                item.pieces.count > 1
+                ? ScreenBSP.chooseSplitter(item.pieces, pool: pool, minimumNormal: minimumNormal, onPlane: onPlane) : nil
+            let first = Int32(nodePieces.count)
+            guard let (plane, own) = splitter else {
+                nodePieces += item.pieces
+                nodes.append(Node(first: first, count: Int32(item.pieces.count), behind: -1, inFront: -1))
                 continue
             }
             // The viewer is at +z infinity: on the positive side when the normal points up in z.
             let viewerPositive = plane.normal.z >= 0
-            var here: [Int32] = [], positive: [Int32] = [], negative: [Int32] = []
-            for p in item.pieces {
+            // The splitter is in its own plane whatever rounding says of its corners; taking it here
+            // is what guarantees progress (a sliver can have all three corners on one side of its
+            // computed plane, and would otherwise go down alone to a child, forever).
+            nodePieces.append(own)
+            var positive: [Int32] = [], negative: [Int32] = []
+            for p in item.pieces where p != own {
                 let t = pool.triangles[Int(p)]
                 var f = SIMD3<Double>()
                 var side = SIMD3<Int32>()
@@ -62,7 +78,7 @@ struct ScreenBSP: Sendable {
                 let hasPositive = side.x > 0 || side.y > 0 || side.z > 0
                 let hasNegative = side.x < 0 || side.y < 0 || side.z < 0
                 switch (hasPositive, hasNegative) {
-                case (false, false): here.append(p)
+                case (false, false): nodePieces.append(p)
                 case (true, false): positive.append(p)
                 case (false, true): negative.append(p)
                 case (true, true):
@@ -77,7 +93,7 @@ struct ScreenBSP: Sendable {
                 }
             }
             let (behind, front) = viewerPositive ? (negative, positive) : (positive, negative)
-            nodes.append(Node(pieces: here, behind: -1, inFront: -1))
+            nodes.append(Node(first: first, count: Int32(nodePieces.count) - first, behind: -1, inFront: -1))
             // Children are built after this node; order of building does not change the walk.
             if !front.isEmpty { work.append(Work(pieces: front, parent: index, inFront: true)) }
             if !behind.isEmpty { work.append(Work(pieces: behind, parent: index, inFront: false)) }
@@ -95,37 +111,31 @@ struct ScreenBSP: Sendable {
                 current = nodes[Int(current)].behind
             }
             guard let top = stack.popLast() else { break }
-            order += nodes[Int(top)].pieces
+            let node = nodes[Int(top)]
+            order += nodePieces[Int(node.first)..<Int(node.first + node.count)]
             current = nodes[Int(top)].inFront
         }
         return order
     }
 }
 
-private extension ScreenBSP {
-    /// The splitting plane for a list of pieces: among up to 12 candidates spread evenly over the
-    /// list, the plane that cuts the fewest of up to 96 evenly spread pieces (ties: the earlier
-    /// candidate). Taking the first piece instead cuts a folded surface over and over along its
-    /// rows. Slivers without a well-defined plane are never candidates: they cover no area and may
-    /// be drawn anywhere. Deterministic: only list positions choose.
-    static func chooseSplitter(
+extension ScreenBSP {
+    /// The splitting plane for a list of pieces, with the piece it is the plane of: among up to
+    /// 12 candidates spread evenly over the list, the plane that cuts the fewest of up to 96 evenly
+    /// spread pieces (ties: the earlier candidate). Taking the first piece instead cuts a folded
+    /// surface over and over along its rows. Slivers without a well-defined plane are never
+    /// candidates: they cover no area and may be drawn anywhere. Deterministic: only list
+    /// positions choose.
+    private static func chooseSplitter(
         _ pieces: [Int32], pool: SortPool, minimumNormal: Double, onPlane: Double
-    ) -> (normal: SIMD3<Double>, offset: Double)? {
-        func plane(of p: Int32) -> (normal: SIMD3<Double>, offset: Double)? {
-            let t = pool.triangles[Int(p)]
-            let a = pool.screen[Int(t.x)], b = pool.screen[Int(t.y)], c = pool.screen[Int(t.z)]
-            let n = (b - a).cross(c - a)
-            let len = (n * n).sum().squareRoot()
-            guard len > minimumNormal else { return nil }
-            let unit = n / len
-            return (unit, -(unit * a).sum())
-        }
+    ) -> (plane: (normal: SIMD3<Double>, offset: Double), piece: Int32)? {
         let count = pieces.count
         let candidateCount = min(count, 12), sampleCount = min(count, 96)
-        var best: (normal: SIMD3<Double>, offset: Double)?
+        var best: (plane: (normal: SIMD3<Double>, offset: Double), piece: Int32)?
         var bestCuts = Int.max
         for k in 0..<candidateCount {
-            guard let candidate = plane(of: pieces[k * count / candidateCount]) else { continue }
+            let p = pieces[k * count / candidateCount]
+            guard let candidate = plane(of: p, pool: pool, minimumNormal: minimumNormal) else { continue }
             var cuts = 0
             for m in 0..<sampleCount {
                 let t = pool.triangles[Int(pieces[m * count / sampleCount])]
@@ -137,16 +147,38 @@ private extension ScreenBSP {
                 if positive && negative { cuts += 1 }
             }
             if cuts < bestCuts {
-                best = candidate
+                best = (candidate, p)
                 bestCuts = cuts
             }
             if cuts == 0 { break }
         }
         if best != nil { return best }
         for p in pieces {
-            if let found = plane(of: p) { return found }
+            if let found = plane(of: p, pool: pool, minimumNormal: minimumNormal) { return (found, p) }
         }
         return nil
+    }
+
+    /// The plane of a piece in screen space, or nil for a sliver without a well-defined one. The
+    /// normal is the cross product of the two shorter edges, from the corner between them: for a
+    /// sliver whose long edges are nearly parallel, their cross product loses most of its digits
+    /// to cancellation and tilts the plane away from the piece's own corners (by 8e-10 in a
+    /// cluster 0.18 across on the tilted ripple, nearly 5,000 times the on-plane tolerance), while
+    /// the short edges' is accurate to rounding.
+    static func plane(of p: Int32, pool: SortPool, minimumNormal: Double) -> (normal: SIMD3<Double>, offset: Double)? {
+        let t = pool.triangles[Int(p)]
+        let v = (pool.screen[Int(t.x)], pool.screen[Int(t.y)], pool.screen[Int(t.z)])
+        func lengthSquared(_ d: SIMD3<Double>) -> Double { (d * d).sum() }
+        // Edge k is opposite corner k; the corner opposite the longest edge joins the shorter two.
+        let opposite = (lengthSquared(v.2 - v.1), lengthSquared(v.0 - v.2), lengthSquared(v.1 - v.0))
+        let (a, b, c) =
+            opposite.0 >= opposite.1 && opposite.0 >= opposite.2
+            ? (v.0, v.1, v.2) : (opposite.1 >= opposite.2 ? (v.1, v.2, v.0) : (v.2, v.0, v.1))
+        let n = (b - a).cross(c - a)
+        let len = (n * n).sum().squareRoot()
+        guard len > minimumNormal else { return nil }
+        let unit = n / len
+        return (unit, -(unit * a).sum())
     }
 
     /// Cuts a piece along the plane into pieces on its positive and negative sides (corners on the
@@ -155,7 +187,11 @@ private extension ScreenBSP {
     /// homogeneous point), so the crossing of a → b is at points parameter
     /// t = w_a f_a / (w_a f_a − w_b f_b), the screen parameter s = f_a / (f_a − f_b) taken back
     /// through the divide: t = s·w_a / ((1 − s)·w_b + s·w_a).
-    func split(piece p: Int32, distances f: SIMD3<Double>, sides: SIMD3<Int32>, pool: inout SortPool) throws -> ([Int32], [Int32]) {
+    private func split(piece p: Int32, distances f: SIMD3<Double>, sides: SIMD3<Int32>, pool: inout SortPool) throws -> ([Int32], [Int32]) {
+        // A split adds at most two triangles, which must stay addressable by Int32.
+        guard pool.triangles.count < Int(Int32.max) - 2 else {
+            throw MeshError(.limitExceeded, path: "", "the painter's sort needs more than \(Int32.max) triangles")
+        }
         let t = pool.triangles[Int(p)]
         let face = pool.sourceFaces[Int(p)]
         var positive: [Int32] = [], negative: [Int32] = []
