@@ -39,6 +39,14 @@ struct BVHNode: Sendable {
         maxX = Swift.max(maxX, b.maxX); maxY = Swift.max(maxY, b.maxY); maxZ = Swift.max(maxZ, b.maxZ)
     }
 
+    /// The byte offsets of the bounds in a node: minimum x, y, z, then maximum x, y, z.
+    static let boundOffsets: SIMD8<Int> = {
+        let paths: [KeyPath<BVHNode, Float>] = [\.minX, \.minY, \.minZ, \.maxX, \.maxY, \.maxZ]
+        var offsets = SIMD8<Int>(repeating: 0)
+        for (k, path) in paths.enumerated() { offsets[k] = MemoryLayout<BVHNode>.offset(of: path) ?? 0 }
+        return offsets
+    }()
+
     /// The lower and upper corners in double precision.
     var lower: SIMD3<Double> { SIMD3(Double(minX), Double(minY), Double(minZ)) }
     var upper: SIMD3<Double> { SIMD3(Double(maxX), Double(maxY), Double(maxZ)) }

@@ -55,7 +55,30 @@ struct TriangleBVH: Sendable {
         var far = tmax
         var top = 0
         var index = 0
-        guard nodes[0].entry(origin: o, inverse: inv, tmin: tmin, tmax: far) < .infinity else { return nil }
+        guard let base = UnsafeRawPointer(nodes.baseAddress) else { return nil }
+        // Byte offsets of the near and far bound of each axis (minimum first along a positive
+        // direction), so the slab test needs no minimum and maximum per axis: the same entry as
+        // ``BVHNode/entry(origin:inverse:tmin:tmax:)``.
+        let stride = MemoryLayout<BVHNode>.stride
+        let offsets = BVHNode.boundOffsets
+        let (minX, minY, minZ) = (offsets[0], offsets[1], offsets[2])
+        let (maxX, maxY, maxZ) = (offsets[3], offsets[4], offsets[5])
+        let (nearX, farX) = inv.x < 0 ? (maxX, minX) : (minX, maxX)
+        let (nearY, farY) = inv.y < 0 ? (maxY, minY) : (minY, maxY)
+        let (nearZ, farZ) = inv.z < 0 ? (maxZ, minZ) : (minZ, maxZ)
+        @inline(__always) func entry(_ i: Int, _ tmax: Double) -> Double {
+            let node = base + i * stride
+            let x0 = (Double(node.load(fromByteOffset: nearX, as: Float.self)) - o.x) * inv.x
+            let x1 = (Double(node.load(fromByteOffset: farX, as: Float.self)) - o.x) * inv.x
+            let y0 = (Double(node.load(fromByteOffset: nearY, as: Float.self)) - o.y) * inv.y
+            let y1 = (Double(node.load(fromByteOffset: farY, as: Float.self)) - o.y) * inv.y
+            let z0 = (Double(node.load(fromByteOffset: nearZ, as: Float.self)) - o.z) * inv.z
+            let z1 = (Double(node.load(fromByteOffset: farZ, as: Float.self)) - o.z) * inv.z
+            let near = Swift.max(Swift.max(x0, y0), Swift.max(z0, tmin))
+            let far = Swift.min(Swift.min(x1, y1), Swift.min(z1, tmax))
+            return near <= far ? near : .infinity
+        }
+        guard entry(0, far) < .infinity else { return nil }
         while true {
             let node = nodes[index]
             if node.isLeaf {
@@ -88,8 +111,8 @@ struct TriangleBVH: Sendable {
                 }
             } else {
                 let left = Int(node.first), right = left + 1
-                let tl = nodes[left].entry(origin: o, inverse: inv, tmin: tmin, tmax: far)
-                let tr = nodes[right].entry(origin: o, inverse: inv, tmin: tmin, tmax: far)
+                let tl = entry(left, far)
+                let tr = entry(right, far)
                 if tl < .infinity, tr < .infinity {
                     // Nearer child first; the other waits on the stack.
                     let (near, other) = tl <= tr ? (left, right) : (right, left)
@@ -112,7 +135,7 @@ struct TriangleBVH: Sendable {
             while top > 0 {
                 top -= 1
                 let candidate = Int(stack[top])
-                if nodes[candidate].entry(origin: o, inverse: inv, tmin: tmin, tmax: far) < .infinity {
+                if entry(candidate, far) < .infinity {
                     next = candidate
                     break
                 }
