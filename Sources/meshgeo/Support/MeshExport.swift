@@ -34,7 +34,8 @@ struct ExportArguments: ParsableArguments {
     func write(_ mesh: TriangleMesh, texture: GLBTexture? = nil, to path: String?) throws {
         switch format {
         case .obj:
-            try OutputFile.write(chunks: mesh.objChunks(), to: path)
+            // Streamed: the text is formatted a group of pieces at a time, never whole.
+            try OutputFile.write(streaming: { try mesh.writeOBJ($0) }, to: path)
         case .ply:
             try OutputFile.write(mesh.plyBytes(), to: path)
         case .glb:

@@ -10,8 +10,16 @@ enum OutputFile {
 
     /// Writes the chunks one after another.
     static func write(chunks: [[UInt8]], to path: String?) throws {
+        try write(streaming: { sink in for bytes in chunks { try sink(bytes) } }, to: path)
+    }
+
+    /// Writes what `produce` passes to its sink, piece by piece as it comes, so the whole output
+    /// need never be in memory. To a file, the pieces go to the temporary file and the rename
+    /// happens only when `produce` has returned; if it or a write throws, the temporary file is
+    /// removed and the target is untouched.
+    static func write(streaming produce: (_ sink: ([UInt8]) throws -> Void) throws -> Void, to path: String?) throws {
         guard let path, path != "-" else {
-            for bytes in chunks { try StandardOutput.write(bytes) }
+            try produce { try StandardOutput.write($0) }
             return
         }
         let url = URL(fileURLWithPath: path)
@@ -25,19 +33,18 @@ enum OutputFile {
             throw Failure(.cannotCreate, file: path, "cannot create the output file: \(String(cString: strerror(errno)))")
         }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var ok = false
+        var isOpen = true, ok = false
         defer {
+            if isOpen { close(fd) }
             if !ok { unlink(temporary) }
         }
-        for bytes in chunks {
+        try produce { bytes in
             var offset = 0
             while offset < bytes.count {
                 let n = bytes[offset...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
                 if n < 0 {
                     if errno == EINTR { continue }
-                    let reason = String(cString: strerror(errno))
-                    close(fd)
-                    throw Failure(.ioError, file: path, "cannot write: \(reason)")
+                    throw Failure(.ioError, file: path, "cannot write: \(String(cString: strerror(errno)))")
                 }
                 offset += n
             }
@@ -46,6 +53,7 @@ enum OutputFile {
         let mask = umask(0)
         umask(mask)
         fchmod(fd, 0o666 & ~mask)
+        isOpen = false
         guard close(fd) == 0 else {
             throw Failure(.ioError, file: path, "cannot write: \(String(cString: strerror(errno)))")
         }
