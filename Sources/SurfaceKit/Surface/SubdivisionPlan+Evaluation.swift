@@ -45,11 +45,7 @@ extension SubdivisionPlan {
         if tensorPatches, usesTensorPatchesOnly {
             // Every face is a bicubic B-spline patch: no refinement, no limit stencils.
             // Every point belongs to exactly one patch, which writes it: no need to clear first.
-            let count = pointCount
-            var points = SurfaceSamples(
-                from: [LayerPoint](unsafeUninitializedCapacity: count) { $1 = count },
-                to: [Point3D](unsafeUninitializedCapacity: count) { $1 = count },
-                normals: [Point3D](unsafeUninitializedCapacity: count) { $1 = count })
+            var points = SurfaceSamples.uninitialized(count: pointCount)
             let centers = data.withUnsafeBufferPointer { src in
                 writeRegularPatchPoints(data: src, pointScale: pointScale, into: &points)
                 return includeCenters ? regularPatchCenters(data: src, pointScale: pointScale) : nil

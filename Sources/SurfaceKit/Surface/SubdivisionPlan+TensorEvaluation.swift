@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The tensor-product fast path: faces whose patch is a bicubic B-spline (see ``RegularPatchTable``)
 /// are evaluated straight from their 16 control points, without refining anything.
 ///
@@ -72,10 +76,7 @@ extension SubdivisionPlan {
         let basis = PatchBasis(parameters: (0..<n).map { (Double($0) + 0.5) / Double(n) })
         let count = quadCount
         // Every centre is written (each sub-quad lies in one face, and every face has a patch).
-        var result = SurfaceSamples(
-            from: [LayerPoint](unsafeUninitializedCapacity: count) { $1 = count },
-            to: [Point3D](unsafeUninitializedCapacity: count) { $1 = count },
-            normals: [Point3D](unsafeUninitializedCapacity: count) { $1 = count })
+        var result = SurfaceSamples.uninitialized(count: count)
         result.withOutput { output in
             table.withTerms { indices, weights in
                 parallelChunks(table.faces.count, minimumChunk: Swift.max(1, 4096 / (n * n))) { range in
@@ -110,6 +111,37 @@ struct PatchBasis {
     }
 
     var count: Int { values.count }
+}
+
+extension SurfaceSamples {
+    /// `count` samples whose memory is not initialised: the caller writes every one before
+    /// reading any. Large arrays are advised to the kernel as huge-page candidates first: they
+    /// are fresh memory written once, and at 4 KiB a page, faulting them in costs more than
+    /// computing the points (see ``adviseHugePages(_:)``).
+    static func uninitialized(count: Int) -> SurfaceSamples {
+        func array<T>(of _: T.Type) -> [T] {
+            [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+                adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
+                initialized = count
+            }
+        }
+        return SurfaceSamples(from: array(of: LayerPoint.self), to: array(of: Point3D.self), normals: array(of: Point3D.self))
+    }
+}
+
+/// Asks the kernel (Linux) to back the whole pages inside `buffer` with transparent huge pages,
+/// where the system allows it for advised memory. Only advice: the contents are unchanged and any
+/// refusal is ignored. Buffers under 4 MiB are left alone (they hold no whole 2 MiB page to speak
+/// of). Every page advised lies inside `buffer`, so no other allocation's memory is touched.
+func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
+    #if os(Linux)
+        guard buffer.count >= 4 << 20, let base = buffer.baseAddress else { return }
+        let page = UInt(4096)
+        let start = (UInt(bitPattern: base) + page - 1) & ~(page - 1)
+        let end = UInt(bitPattern: base + buffer.count) & ~(page - 1)
+        guard end > start, let first = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(first, Int(end - start), MADV_HUGEPAGE)
+    #endif
 }
 
 /// Raw output arrays that parallel patches write disjoint slots of.
