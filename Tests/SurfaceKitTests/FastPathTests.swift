@@ -199,4 +199,30 @@ private func relativeDifference(_ a: SurfaceSamples, _ b: SurfaceSamples) -> Dou
             #expect(owned == (3 * n + 1) * (5 * n + 1))
         }
     }
+    @Test(arguments: [1, 2, 3, 4])
+    func everyPointOfAFullGridIsWrittenOnceWithTheStencilPathsValue(steps: Int) throws {
+        // Boundaries and corners on every side, so edge and corner points of every kind are shared.
+        let (vertices, faces) = jitteredGrid(rows: 3, columns: 4, seed: 31)
+        let topology = try SurfaceTopology(faces: faces, vertexCount: vertices.count)
+        let weights = topology.vertexWeights(faces: faces)
+        let plan = try SubdivisionPlan(topology: topology, steps: steps)
+        let scale = SIMD3(150.0, 90.0, 40.0)
+        let stencil = try plan.evaluate(
+            vertices: vertices, weights: weights, pointScale: scale, includeCenters: false, tensorPatches: false)
+        // NaN everywhere first: a point no patch writes stays NaN.
+        let nan = Double.nan
+        var patched = SurfaceSamples(
+            from: Array(repeating: SIMD2(nan, nan), count: plan.pointCount),
+            to: Array(repeating: SIMD3(nan, nan, nan), count: plan.pointCount),
+            normals: Array(repeating: SIMD3(nan, nan, nan), count: plan.pointCount))
+        let data = zip(vertices, weights).map { Homogeneous(vertex: $0, weight: $1) }
+        data.withUnsafeBufferPointer { src in
+            plan.writeRegularPatchPoints(data: src, pointScale: scale, into: &patched)
+        }
+        let unwritten = (0..<plan.pointCount).filter { i in
+            patched.to[i].x.isNaN || patched.from[i].x.isNaN || patched.normals[i].x.isNaN
+        }
+        #expect(unwritten.isEmpty, "points no patch wrote: \(unwritten.prefix(10))")
+        #expect(relativeDifference(patched, stencil.points) < 1e-12)
+    }
 }

@@ -34,32 +34,15 @@ extension SubdivisionPlan {
         let basis = PatchBasis(parameters: (0...n).map { Double($0) / Double(n) })
         let quads = storage.quads
         points.withOutput { output in
-            quads.withUnsafeBufferPointer { quadCorners in
+            quads.withUnsafeBufferPointer { quadBuffer in
+                guard let quadCorners = quadBuffer.baseAddress else { return }
                 table.withTerms { indices, weights in
                     parallelChunks(table.faces.count, minimumChunk: Swift.max(1, 4096 / ((n + 1) * (n + 1)))) { range in
                         PatchKernel.withScratch(columns: n + 1) { kernel in
                             for k in range {
                                 table.gather(k, data: data, indices: indices, weights: weights, into: kernel.control)
-                                // Output slots of the (n+1)² grid points; edge and corner points
-                                // belong to one patch only (−1: another patch writes it).
-                                let f = Int(table.faces[k]), owns = table.owns[k], base = f * n * n
-                                for j in 0...n {
-                                    let onV = j == 0 ? 0 : (j == n ? 2 : -1)
-                                    let qj = Swift.min(j, n - 1)
-                                    for i in 0...n {
-                                        let onU = i == 0 ? 3 : (i == n ? 1 : -1)
-                                        var owned = true
-                                        if onU >= 0, onV >= 0 {
-                                            let corner = onV == 0 ? (onU == 3 ? 0 : 1) : (onU == 1 ? 2 : 3)
-                                            owned = owns & (1 << (4 + corner)) != 0
-                                        } else if onU >= 0 || onV >= 0 {
-                                            owned = owns & (1 << Swift.max(onU, onV)) != 0
-                                        }
-                                        let qi = Swift.min(i, n - 1)
-                                        let corner = i < n ? (j < n ? 0 : 3) : (j < n ? 1 : 2)
-                                        kernel.slots[j * (n + 1) + i] = owned ? quadCorners[4 * (base + qj * n + qi) + corner] : -1
-                                    }
-                                }
+                                let f = Int(table.faces[k])
+                                PatchKernel.gridSlots(face: f, owns: table.owns[k], n: n, quads: quadCorners, into: kernel.slots)
                                 kernel.evaluate(uBasis: basis, vBasis: basis, scale: pointScale, output: output)
                             }
                         }
@@ -239,6 +222,34 @@ struct PatchKernel {
             }
         }
     }
+
+    /// Fills `slots` (row-major, (n + 1)² entries) with the output slot of every grid point of
+    /// face f from the sub-quads' corners, −1 for the edge and corner points another patch writes
+    /// (bits 0–3 of `owns`: inner points of edges 0–3; bits 4–7: corners 0–3).
+    @inline(__always)
+    static func gridSlots(face f: Int, owns: UInt8, n: Int, quads: UnsafePointer<Int32>, into slots: UnsafeMutablePointer<Int32>) {
+        let stride = n + 1, base = 4 * f * n * n
+        // Corner 0 of sub-quad (j, i); the last column takes corner 1 of its row's last sub-quad,
+        // the last row corner 3 of the last row's sub-quads, and the far corner is corner 2.
+        for j in 0..<n {
+            let row = slots + j * stride, q = quads + base + 4 * j * n
+            for i in 0..<n { row[i] = q[4 * i] }
+            row[n] = q[4 * (n - 1) + 1]
+        }
+        let last = slots + n * stride, q = quads + base + 4 * (n - 1) * n
+        for i in 0..<n { last[i] = q[4 * i + 3] }
+        last[n] = q[4 * (n - 1) + 2]
+        // Edge 0 is the row v = 0, edge 1 the column u = 1, edge 2 the row v = 1, edge 3 the
+        // column u = 0; corners 0–3 are (0, 0), (1, 0), (1, 1), (0, 1).
+        if owns & 1 == 0 { for i in 1..<n { slots[i] = -1 } }
+        if owns & 2 == 0 { for j in 1..<n { slots[j * stride + n] = -1 } }
+        if owns & 4 == 0 { for i in 1..<n { last[i] = -1 } }
+        if owns & 8 == 0 { for j in 1..<n { slots[j * stride] = -1 } }
+        if owns & 16 == 0 { slots[0] = -1 }
+        if owns & 32 == 0 { slots[n] = -1 }
+        if owns & 64 == 0 { last[n] = -1 }
+        if owns & 128 == 0 { last[0] = -1 }
+    }
 }
 
 extension RegularPatchTable {
@@ -267,9 +278,11 @@ extension RegularPatchTable {
     ) {
         let base = 16 * RegularPatchTable.termsPerPoint * k
         for point in 0..<16 {
-            var sum = Homogeneous()
-            for t in 0..<RegularPatchTable.termsPerPoint {
-                let slot = base + RegularPatchTable.termsPerPoint * point + t
+            // Most points are one control vertex (weight 1) and the mirrored ones two: the unused
+            // terms have weight 0 and are skipped.
+            let first = base + RegularPatchTable.termsPerPoint * point
+            var sum = weights[first] * data[Int(indices[first])]
+            for slot in (first + 1)..<(first + RegularPatchTable.termsPerPoint) where weights[slot] != 0 {
                 sum += weights[slot] * data[Int(indices[slot])]
             }
             points.to[point] = SIMD4(sum[2], sum[3], sum[4], sum[5])
