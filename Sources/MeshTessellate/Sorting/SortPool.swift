@@ -26,16 +26,44 @@ extension SortPool {
     init(clipping mesh: TriangleMesh, geometry: LayerGeometry) throws {
         self.geometry = geometry
         let eps = LayerGeometry.clipW
-        let clip = mesh.positions.map { geometry.clipCoordinates(ofPoints: $0) }
         let anchor = geometry.anchorInPoints
         originalVertexCount = mesh.vertexCount
         points = mesh.positions
         from = mesh.from
         normals = mesh.normals
-        screen = clip.map { $0.w > eps ? SIMD3($0.x, $0.y, $0.z) / $0.w + anchor : .zero }
-        w = clip.map(\.w)
+        // Projection of every vertex, on all cores (each writes only its own slots).
+        let count = mesh.vertexCount
+        var clip = [SIMD4<Double>](repeating: .zero, count: count)
+        var screen = [Point3D](repeating: .zero, count: count)
+        var w = [Double](repeating: 0, count: count)
+        mesh.positions.withUnsafeBufferPointer { positions in
+            clip.withUnsafeMutableBufferPointer { c in
+                screen.withUnsafeMutableBufferPointer { s in
+                    w.withUnsafeMutableBufferPointer { wb in
+                        guard let cb = c.baseAddress, let sb = s.baseAddress, let wbase = wb.baseAddress else { return }
+                        let co = SharedMutableBuffer(base: cb), so = SharedMutableBuffer(base: sb), wo = SharedMutableBuffer(base: wbase)
+                        parallelChunks(count, minimumChunk: 32_768) { range in
+                            for i in range {
+                                let h = geometry.clipCoordinates(ofPoints: positions[i])
+                                co.base[i] = h
+                                so.base[i] = h.w > eps ? SIMD3(h.x, h.y, h.z) / h.w + anchor : .zero
+                                wo.base[i] = h.w
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.screen = screen
+        self.w = w
         triangles = []
         sourceFaces = []
+        // The common case, every vertex in front of the eye: the triangles are kept as they are.
+        if !w.contains(where: { !($0 > eps) }) {
+            triangles = mesh.triangles
+            sourceFaces = mesh.sourceFaces
+            return
+        }
         triangles.reserveCapacity(mesh.triangleCount)
         sourceFaces.reserveCapacity(mesh.triangleCount)
 
@@ -100,9 +128,23 @@ extension SortPool {
 
     /// Screen depth of each triangle's centroid.
     func centroidDepths() -> [Double] {
-        triangles.map { t in
-            (screen[Int(t.x)].z + screen[Int(t.y)].z + screen[Int(t.z)].z) / 3
+        let count = triangles.count
+        var depths = [Double](repeating: 0, count: count)
+        triangles.withUnsafeBufferPointer { tris in
+            screen.withUnsafeBufferPointer { screen in
+                depths.withUnsafeMutableBufferPointer { d in
+                    guard let base = d.baseAddress else { return }
+                    let out = SharedMutableBuffer(base: base)
+                    parallelChunks(count, minimumChunk: 65_536) { range in
+                        for i in range {
+                            let t = tris[i]
+                            out.base[i] = (screen[Int(t.x)].z + screen[Int(t.y)].z + screen[Int(t.z)].z) / 3
+                        }
+                    }
+                }
+            }
         }
+        return depths
     }
 
     /// The triangles in `order`, as a mesh in `space` (vertices in pool order whatever the space).
@@ -112,7 +154,9 @@ extension SortPool {
         switch space {
         case .points:
             positions = points
-            outNormals = normals.indices.map { $0 < originalVertexCount ? normals[$0] : normals[$0].normalized() }
+            outNormals =
+                normals.count == originalVertexCount
+                ? normals : normals.indices.map { $0 < originalVertexCount ? normals[$0] : normals[$0].normalized() }
         case .unit:
             let scale = geometry.pointScale
             positions = points.map { $0 / scale }
