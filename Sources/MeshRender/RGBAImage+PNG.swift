@@ -1,8 +1,10 @@
 import CPNG
 
-// PNG through libpng's simplified API (png_image). Its calls catch libpng's errors inside C
-// (libpng's own setjmp in png_safe_execute) and report them in the struct, so no longjmp ever
-// crosses a Swift frame, which the classic png_create_read_struct interface would do.
+// PNG through libpng. Reading uses the simplified API (png_image): its calls catch libpng's errors
+// inside C (libpng's own setjmp in png_safe_execute) and report them in the struct, so no longjmp
+// ever crosses a Swift frame, which the classic png_create_read_struct interface would do on a
+// corrupt file. Writing needs the classic interface to choose the compression; see
+// PNGCodec.encode for why its error handler is never reached.
 
 public extension RGBAImage {
     /// Decodes a PNG (any colour type and bit depth libpng reads) to 8-bit straight RGBA.
@@ -21,44 +23,71 @@ public extension RGBAImage {
         }
     }
 
-    /// Encodes the image as an 8-bit RGBA PNG: libpng's default compression, or with `fast`
-    /// its faster, weaker setting (PNG_IMAGE_FLAG_FAST), for pictures that are read back rather
-    /// than published.
+    /// Encodes the image as an 8-bit RGBA PNG (with an sRGB chunk). Rows are stored unfiltered
+    /// and deflated at zlib level 6, or with `fast` at level 3, for pictures that are read back
+    /// rather than published.
+    ///
+    /// Unfiltered rows at level 6 are libpng's default compression made about three times faster:
+    /// on a rendered picture (flat colours, smooth shading) the file is about 5% larger than with
+    /// libpng's adaptive filters, which leave deflate few long matches to find. `fast` is about
+    /// twice as fast again, for a file about 45% larger.
     func pngData(fast: Bool = false) throws(ImageError) -> [UInt8] {
-        // Raw size plus zlib's worst-case growth and chunk overhead; libpng says so if it needs more.
-        let raw = height * (width * 4 + 1)
-        var capacity = raw + raw / 64 + 65_536
-        for _ in 0..<2 {
-            var image = png_image()
-            image.version = UInt32(PNG_IMAGE_VERSION)
-            image.width = UInt32(width)
-            image.height = UInt32(height)
-            image.format = PNGCodec.rgbaFormat
-            image.flags = fast ? PNGCodec.fastFlag : 0
-            var output = [UInt8](repeating: 0, count: capacity)
-            var size = png_alloc_size_t(capacity)
-            let ok = output.withUnsafeMutableBytes { out -> Int32 in
-                pixels.withUnsafeBytes { source -> Int32 in
-                    guard let target = out.baseAddress, let base = source.baseAddress else { return 0 }
-                    return png_image_write_to_memory(&image, target, &size, 0, base, Int32(width * 4), nil)
-                }
-            }
-            if ok != 0 {
-                output.removeSubrange(Int(size)...)
-                png_image_free(&image)
-                return output
-            }
-            let reason = PNGCodec.message(of: &image, fallback: "libpng could not encode the image")
-            png_image_free(&image)
-            // A changed size means only the buffer was too small.
-            guard Int(size) > capacity else { throw ImageError(.encode, reason) }
-            capacity = Int(size)
-        }
-        throw ImageError(.encode, "libpng asked for a larger buffer twice")
+        try PNGCodec.encode(self, level: fast ? 3 : 6)
     }
 }
 
 enum PNGCodec {
+    /// Writes through libpng's classic interface, which (unlike the simplified one) sets the
+    /// filter and the zlib level. Its error handler cannot return to Swift (libpng would longjmp,
+    /// or abort without a jump buffer), so nothing here may reach it: the header is checked here
+    /// first (libpng's own limit of a million pixels a side, which its reader keeps too), and the
+    /// output callback cannot fail. What remains is libpng running out of memory, which ends the
+    /// process as running out of memory in Swift does.
+    static func encode(_ image: RGBAImage, level: Int32) throws(ImageError) -> [UInt8] {
+        guard image.width <= maximumSide, image.height <= maximumSide else {
+            throw ImageError(
+                .encode, "\(image.width) × \(image.height) pixels: libpng writes at most \(maximumSide) pixels a side")
+        }
+        guard let png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nil, nil, { _, _ in }) else {
+            throw ImageError(.encode, "libpng could not start writing")
+        }
+        var writer: png_structp? = png
+        guard let info = png_create_info_struct(png) else {
+            png_destroy_write_struct(&writer, nil)
+            throw ImageError(.encode, "libpng could not start writing")
+        }
+        let sink = PNGSink(capacity: image.height * (image.width * 4 + 1) / 4 + 1024)
+        let context = Unmanaged.passRetained(sink)
+        defer {
+            var infoPointer: png_infop? = info
+            png_destroy_write_struct(&writer, &infoPointer)
+            context.release()
+        }
+        png_set_write_fn(
+            png, context.toOpaque(),
+            { png, data, count in
+                guard let png, let data, let box = png_get_io_ptr(png) else { return }
+                let sink = Unmanaged<PNGSink>.fromOpaque(box).takeUnretainedValue()
+                sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
+            }, { _ in })
+        png_set_IHDR(
+            png, info, UInt32(image.width), UInt32(image.height), 8, PNG_COLOR_TYPE_RGB | PNG_COLOR_MASK_ALPHA,
+            PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE)
+        png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL)
+        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE)
+        png_set_compression_level(png, level)
+        png_write_info(png, info)
+        let rowBytes = image.width * 4
+        image.pixels.withUnsafeBufferPointer { pixels in
+            guard let base = pixels.baseAddress else { return }
+            for row in 0..<image.height {
+                png_write_row(png, base + row * rowBytes)
+            }
+        }
+        png_write_end(png, info)
+        return sink.bytes
+    }
+
     static func decode(_ raw: UnsafeRawBufferPointer) -> Result<(Int, Int, [UInt8]), ImageError> {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
@@ -89,10 +118,11 @@ enum PNGCodec {
         return .success((width, height, pixels))
     }
 
+    /// PNG_USER_WIDTH_MAX and PNG_USER_HEIGHT_MAX, libpng's default limits on either side.
+    static let maximumSide = 1_000_000
+
     /// PNG_FORMAT_RGBA: colour and alpha flags, 8 bits a sample, sRGB.
     static let rgbaFormat: UInt32 = 0x02 | 0x01
-    /// PNG_IMAGE_FLAG_FAST.
-    static let fastFlag: UInt32 = 0x02
 
     /// libpng's message from a failed call, as one line.
     static func message(of image: inout png_image, fallback: String) -> String {
@@ -103,5 +133,14 @@ enum PNGCodec {
         }
         let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         return line.isEmpty ? fallback : "libpng: \(line)"
+    }
+}
+
+/// The growing output of ``PNGCodec/encode(_:level:)``.
+private final class PNGSink {
+    var bytes: [UInt8] = []
+
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
     }
 }
