@@ -74,6 +74,17 @@ struct TileWorker {
         let low1 = Swift.min(0, 3 * sx1) + Swift.min(0, 3 * sy1), high1 = Swift.max(0, 3 * sx1) + Swift.max(0, 3 * sy1)
         let low2 = Swift.min(0, 3 * sx2) + Swift.min(0, 3 * sy2), high2 = Swift.max(0, 3 * sx2) + Swift.max(0, 3 * sy2)
 
+        // Each edge's value at the 16 samples relative to the first, when the steps are small
+        // enough for 32-bit lanes: an edge that is partly outside a pixel is within 6·(|sx| + |sy|)
+        // of 0 at all its samples, under 2³¹ while |a| + |b| < 2²².
+        let small = Swift.max(abs(a0) + abs(b0), abs(a1) + abs(b1), abs(a2) + abs(b2)) < 1 << 22
+        var grid0 = SIMD16<Int32>.zero, grid1 = grid0, grid2 = grid0
+        if small {
+            grid0 = TileWorker.sampleColumns &* Int32(truncatingIfNeeded: sx0) &+ TileWorker.sampleRows &* Int32(truncatingIfNeeded: sy0)
+            grid1 = TileWorker.sampleColumns &* Int32(truncatingIfNeeded: sx1) &+ TileWorker.sampleRows &* Int32(truncatingIfNeeded: sy1)
+            grid2 = TileWorker.sampleColumns &* Int32(truncatingIfNeeded: sx2) &+ TileWorker.sampleRows &* Int32(truncatingIfNeeded: sy2)
+        }
+
         // The guard band bounds coordinates by 2²³ units, so every edge value stays below 2⁵⁰:
         // the hot loop uses wrapping arithmetic, which cannot wrap here, without overflow checks.
         let first = TileWorker.firstSample
@@ -93,7 +104,17 @@ struct TileWorker {
                 if (c0 &+ high0) | (c1 &+ high1) | (c2 &+ high2) < 0 { continue }
                 var mask: UInt32 = 0xFFFF
                 if (c0 &+ low0) | (c1 &+ low1) | (c2 &+ low2) < 0 {
-                    mask = TileWorker.coverage(c0, c1, c2, sx0, sx1, sx2, sy0, sy1, sy2)
+                    if small {
+                        // An edge all of whose samples are inside cannot clear a bit; the others
+                        // lie within a few pixels of the pixel, so their values fit in 32 bits.
+                        var outside = SIMD16<Int32>.zero
+                        if c0 &+ low0 < 0 { outside |= SIMD16(repeating: Int32(truncatingIfNeeded: c0)) &+ grid0 }
+                        if c1 &+ low1 < 0 { outside |= SIMD16(repeating: Int32(truncatingIfNeeded: c1)) &+ grid1 }
+                        if c2 &+ low2 < 0 { outside |= SIMD16(repeating: Int32(truncatingIfNeeded: c2)) &+ grid2 }
+                        mask = 0xFFFF ^ UInt32(truncatingIfNeeded: ((outside &>> 31) & TileWorker.sampleBits).wrappedSum())
+                    } else {
+                        mask = TileWorker.coverage(c0, c1, c2, sx0, sx1, sx2, sy0, sy1, sy2)
+                    }
                     if mask == 0 { continue }
                 }
                 // Shade once, at the pixel centre: neighbouring triangles of one smooth map then
@@ -122,6 +143,12 @@ struct TileWorker {
             }
         }
     }
+
+    /// Sample k of a pixel (bit k of a coverage mask) is in column k mod 4, row k / 4.
+    private static let sampleColumns = SIMD16<Int32>(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3)
+    private static let sampleRows = SIMD16<Int32>(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3)
+    private static let sampleBits = SIMD16<Int32>(
+        1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
 
     /// Which of a pixel's 16 samples (bit 4·row + column) lie inside all three edges, given each
     /// edge function at the first sample and its steps per sample column and row.
