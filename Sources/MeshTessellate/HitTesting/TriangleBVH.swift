@@ -74,8 +74,8 @@ struct TriangleBVH: Sendable {
             let y1 = (Double(node.load(fromByteOffset: farY, as: Float.self)) - o.y) * inv.y
             let z0 = (Double(node.load(fromByteOffset: nearZ, as: Float.self)) - o.z) * inv.z
             let z1 = (Double(node.load(fromByteOffset: farZ, as: Float.self)) - o.z) * inv.z
-            let near = Swift.max(Swift.max(x0, y0), Swift.max(z0, tmin))
-            let far = Swift.min(Swift.min(x1, y1), Swift.min(z1, tmax))
+            let near = larger(larger(x0, y0), larger(z0, tmin))
+            let far = smaller(smaller(x1, y1), smaller(z1, tmax))
             return near <= far ? near : .infinity
         }
         guard entry(0, far) < .infinity else { return nil }
@@ -90,17 +90,17 @@ struct TriangleBVH: Sendable {
                     let e1 = positions[Int(tri.y)] - p0
                     let e2 = positions[Int(tri.z)] - p0
                     // Möller–Trumbore, double-sided.
-                    let p = d.cross(e2)
-                    let det = e1.dot(p)
+                    let p = cross(d, e2)
+                    let det = dot(e1, p)
                     guard det != 0 else { continue }
                     let invDet = 1 / det
                     let s = o - p0
-                    let u = s.dot(p) * invDet
+                    let u = dot(s, p) * invDet
                     guard u >= -slack, u <= 1 + slack else { continue }
-                    let q = s.cross(e1)
-                    let v = d.dot(q) * invDet
+                    let q = cross(s, e1)
+                    let v = dot(d, q) * invDet
                     guard v >= -slack, u + v <= 1 + slack else { continue }
-                    let t = e2.dot(q) * invDet
+                    let t = dot(e2, q) * invDet
                     guard t >= tmin, t <= far, t.isFinite else { continue }
                     // Ties keep the first triangle found.
                     if bestTriangle >= 0, t >= far { continue }
@@ -145,4 +145,15 @@ struct TriangleBVH: Sendable {
         }
         return bestTriangle >= 0 ? (bestTriangle, far, bestU, bestV) : nil
     }
+}
+
+// Written out here so they inline into the walk (plain comparisons compile to single min/max
+// instructions; the generic ones check for NaN).
+@inline(__always) private func larger(_ a: Double, _ b: Double) -> Double { a > b ? a : b }
+@inline(__always) private func smaller(_ a: Double, _ b: Double) -> Double { a < b ? a : b }
+@inline(__always) private func dot(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
+    a.x * b.x + a.y * b.y + a.z * b.z
+}
+@inline(__always) private func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
+    SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
 }
