@@ -14,7 +14,7 @@ struct Bench: ParsableCommand {
             W1: limit points per second at steps 1–4 (evaluation of an already refined topology) and \
             topology refinement at steps 3. W2: BVH build and 1,000,000 rays along −z on the steps-3 \
             ripple. W3: depth sort of the tilted steps-3 ripple; the exact (BSP) sort of the steps-1 one runs only \
-            with --variant bsp (it can currently exhaust memory on this scene). \
+            with --variant bsp. \
             W4: the tensor-product solve on the 101² and 1001²-vertex grids, and the whole fit of the \
             larger (unknowns counted for three coordinates, as the peers solve them; we solve five). \
             Each line also gives the median CPU seconds of the process, steadier than wall time on a \
