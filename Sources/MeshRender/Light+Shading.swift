@@ -5,9 +5,21 @@ public extension Light {
     /// `(1 − k) + k·|n̂ · l̂|`, two-sided, clamped to 0…1 so a diffuse factor outside 0…1 cannot
     /// make a colour negative or overflow. A zero normal (a degenerate triangle) counts as edge-on.
     func intensity(normal: Point3D) -> Double {
+        Light.intensity(normal: normal, toward: unitDirection, diffuse: diffuse)
+    }
+}
+
+extension Light {
+    /// The direction toward the light as a unit vector (+z for a zero vector).
+    var unitDirection: Point3D {
         // Scaled by its largest component first so that huge but finite directions still normalise.
         let largest = Swift.max(abs(direction.x), abs(direction.y), abs(direction.z))
-        let l = largest > 0 ? (direction / largest).normalized() : Point3D(0, 0, 1)
+        return largest > 0 ? (direction / largest).normalized() : Point3D(0, 0, 1)
+    }
+
+    /// ``intensity(normal:)`` with the light's unit direction `l` computed once by the caller.
+    @inline(__always)
+    static func intensity(normal: Point3D, toward l: Point3D, diffuse: Double) -> Double {
         let largestN = Swift.max(abs(normal.x), abs(normal.y), abs(normal.z))
         let n = largestN > 0 && largestN.isFinite ? normal / largestN : Point3D.zero
         let length = (n * n).sum().squareRoot()

@@ -57,6 +57,7 @@ extension RenderScene {
         self.height = height
         let count = mesh.vertexCount
         let anchor = geometry.anchorInPoints
+        let toLight = light.unitDirection, diffuse = light.diffuse
         var x = [Double](repeating: 0, count: count), y = x, inverseW = x, shade = x
         x.withUnsafeMutableBufferPointer { px in
             y.withUnsafeMutableBufferPointer { py in
@@ -76,7 +77,8 @@ extension RenderScene {
                                         ox.base[i] = (h.x / w + anchor.x) * scale
                                         oy.base[i] = (h.y / w + anchor.y) * scale
                                         ow.base[i] = 1 / w
-                                        os.base[i] = light.intensity(normal: geometry.screenNormal(fromPoints: normals[i]))
+                                        os.base[i] = Light.intensity(
+                                            normal: geometry.screenNormal(fromPoints: normals[i]), toward: toLight, diffuse: diffuse)
                                     }
                                 }
                             }
