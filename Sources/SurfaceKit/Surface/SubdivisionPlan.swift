@@ -13,7 +13,8 @@ public struct SubdivisionPlan: Sendable {
 
     final class Storage: Sendable {
         let control: TopologyLevel
-        let final: TopologyLevel
+        /// Vertices of the refined mesh (the points an evaluation produces).
+        let pointCount: Int
         /// Sub-quads in output order: per control face, rows (v) then columns (u); 4 corners each
         /// (top-left, top-right, bottom-right, bottom-left in the face's frame), as final-level vertices.
         let quads: [Int32]
@@ -23,23 +24,26 @@ public struct SubdivisionPlan: Sendable {
         /// Faces evaluated as bicubic B-spline patches (the tensor-product fast path).
         let patches: RegularPatchTable?
         let steps: Int
-        /// The refinement and limit stencil tables. When every face is a patch, evaluation needs
-        /// neither, so they are built on first use only (exact hit-testing asks for them), which
-        /// saves most of the plan's time and memory.
+        /// The refinement and limit stencil tables and the refined topology. When every face is a
+        /// patch, evaluation needs none of them, so they are built on first use only (exact
+        /// hit-testing and centres ask for them), which saves most of the plan's time and memory
+        /// (the refined topology alone is about 85 bytes a sub-quad).
         private let tables: Mutex<Tables?>
 
         struct Tables: Sendable {
             var refinement: [StencilTable]
             var limit: LimitStencilTable?
+            /// The refined mesh's topology.
+            var final: TopologyLevel
         }
 
         init(
-            control: TopologyLevel, tables: Tables?, final: TopologyLevel, steps: Int,
+            control: TopologyLevel, tables: Tables?, pointCount: Int, steps: Int,
             quads: [Int32], quadFaces: [Int32], isolated: Int, patches: RegularPatchTable?
         ) {
             self.control = control
             self.tables = Mutex(tables)
-            self.final = final
+            self.pointCount = pointCount
             self.steps = steps
             self.quads = quads
             self.quadFaces = quadFaces
@@ -49,6 +53,7 @@ public struct SubdivisionPlan: Sendable {
 
         var refinement: [StencilTable] { builtTables.refinement }
         var limit: LimitStencilTable? { builtTables.limit }
+        var final: TopologyLevel { builtTables.final }
 
         private var builtTables: Tables {
             tables.withLock { tables in
@@ -66,7 +71,7 @@ public struct SubdivisionPlan: Sendable {
                 refinement.append(level.refinementStencils())
                 level = level.refined()
             }
-            return Tables(refinement: refinement, limit: steps > 0 ? LimitStencilTable(level: level) : nil)
+            return Tables(refinement: refinement, limit: steps > 0 ? LimitStencilTable(level: level) : nil, final: level)
         }
     }
 
@@ -104,8 +109,8 @@ public struct SubdivisionPlan: Sendable {
             $0 + (topology.level.vertexFaceOffsets[$1 + 1] == topology.level.vertexFaceOffsets[$1] ? 1 : 0)
         }
         storage = Storage(
-            control: topology.level, tables: lazyTables ? nil : Storage.Tables(refinement: tables, limit: limit),
-            final: level, steps: steps, quads: quads, quadFaces: quadFaces, isolated: isolated, patches: patches)
+            control: topology.level, tables: lazyTables ? nil : Storage.Tables(refinement: tables, limit: limit, final: level),
+            pointCount: level.vertexCount, steps: steps, quads: quads, quadFaces: quadFaces, isolated: isolated, patches: patches)
     }
 
     /// Control vertices the plan expects.
@@ -115,7 +120,7 @@ public struct SubdivisionPlan: Sendable {
     /// Sub-quads along each side of a control face: 2ⁿ.
     public var resolution: Int { 1 << steps }
     /// Surface points an evaluation produces (all vertices of the refined mesh).
-    public var pointCount: Int { storage.final.vertexCount }
+    public var pointCount: Int { storage.pointCount }
     /// Sub-quads in all.
     public var quadCount: Int { storage.quads.count / 4 }
     /// Control vertices that no face uses; their refined copies are surface points no quad uses.
