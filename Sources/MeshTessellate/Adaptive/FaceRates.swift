@@ -87,11 +87,17 @@ struct FaceRates: Sendable {
     /// when none could grow (all at the most segments).
     mutating func densify(_ faces: [Int], deviations: [Double], tolerance: Double) -> Bool {
         var grew = false
+        let cap = AdaptiveTessellator.maximumRate
+        // In Double, capped before converting: a deviation that overflowed to infinity (absurd
+        // coordinates) asks for the most segments instead of trapping in Int(_:).
+        func grown(_ rate: Int, _ factor: Double) -> Int {
+            let wanted = (Double(rate) * factor).rounded(.up)
+            return wanted < Double(cap) ? max(rate + 1, Int(wanted)) : cap
+        }
         for f in faces where level[f] < 0 {
             let factor = (deviations[f] / tolerance).squareRoot() * 1.15
-            let cap = AdaptiveTessellator.maximumRate
-            let nu = min(cap, max(u[f] + 1, Int((Double(u[f]) * factor).rounded(.up))))
-            let nv = min(cap, max(v[f] + 1, Int((Double(v[f]) * factor).rounded(.up))))
+            let nu = min(cap, grown(u[f], factor))
+            let nv = min(cap, grown(v[f], factor))
             if nu != u[f] || nv != v[f] { grew = true }
             u[f] = nu
             v[f] = nv

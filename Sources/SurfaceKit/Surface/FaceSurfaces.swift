@@ -41,9 +41,6 @@ public struct FaceSurfaces: Sendable {
     public var edgeCount: Int { topology.edgeCount }
     public var vertexCount: Int { topology.vertexCount }
 
-    /// Whether face `f` is a B-spline patch (all four corners regular).
-    public func isRegular(_ f: Int) -> Bool { regular[f] }
-
     /// The corners of face `f`: top-left, top-right, bottom-right, bottom-left.
     public func corners(ofFace f: Int) -> SIMD4<Int32> {
         let v = topology.level.faceVertices
@@ -64,11 +61,6 @@ public struct FaceSurfaces: Sendable {
     /// The faces of edge `e`; the second is −1 on a boundary.
     public func faces(ofEdge e: Int) -> SIMD2<Int32> {
         SIMD2(topology.level.edgeFaces[2 * e], topology.level.edgeFaces[2 * e + 1])
-    }
-
-    /// Whether some face uses vertex `v`.
-    public func isUsed(vertex v: Int) -> Bool {
-        topology.level.vertexFaceOffsets[v + 1] > topology.level.vertexFaceOffsets[v]
     }
 
     /// Homogeneous control values `(W·from, W·to, W, 0, 0)` for these vertices and vertex weights.
