@@ -81,12 +81,11 @@ import Testing
             calls += 1
         }
         #expect(joined == expected)
-        // Default pieces of 8,192 items: the header, 5 pieces of vertices and 10 of triangles,
-        // in groups of four per core.
+        // Default pieces of 8,192 items: the header, 5 pieces of vertices and 10 of triangles (in
+        // groups of four per core, so how many groups depends on the machine).
         let vertexPieces = (mesh.vertexCount + 8_191) / 8_192
         #expect(calls == 1 + vertexPieces + 10)
-        #expect(vertexPieces + 10 > TriangleMesh.objPiecesPerGroup, "the mesh must span more than one group")
-        // Small pieces and groups: hundreds of groups, reused buffers, still the same bytes.
+        // Small pieces and groups: hundreds of groups on any machine, reused buffers, same bytes.
         #expect(streamed(mesh, itemsPerPiece: 997, piecesPerGroup: 3).bytes == expected)
     }
 

@@ -200,7 +200,7 @@ private func relativeDifference(_ a: SurfaceSamples, _ b: SurfaceSamples) -> Dou
         }
     }
     @Test(arguments: [1, 2, 3, 4])
-    func everyPointOfAFullGridIsWrittenOnceWithTheStencilPathsValue(steps: Int) throws {
+    func everyPointOfAFullGridIsWrittenWithTheStencilPathsValue(steps: Int) throws {
         // Boundaries and corners on every side, so edge and corner points of every kind are shared.
         let (vertices, faces) = jitteredGrid(rows: 3, columns: 4, seed: 31)
         let topology = try SurfaceTopology(faces: faces, vertexCount: vertices.count)
