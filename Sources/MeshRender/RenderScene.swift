@@ -105,7 +105,7 @@ extension RenderScene {
                     n = mesh.normals[Int(t.x)] + mesh.normals[Int(t.y)] + mesh.normals[Int(t.z)]
                     n = geometry.transform.transformNormal(n)
                 }
-                return light.intensity(normal: n)
+                return Light.intensity(normal: n, toward: toLight, diffuse: diffuse)
             }
         clipToGuardBand()
     }

@@ -59,12 +59,15 @@ public struct HitTester: Sendable {
     ) throws {
         try document.layer.validate()
         if (options.steps ?? document.mesh.subdivisionSteps) == .automatic {
-            let adaptive = try AdaptiveTessellator(mesh: document.mesh, options: options)
-                .tessellate(document.mesh, geometry: document.geometry, space: .points, tolerance: options.tolerance)
             guard precision == .exact else {
-                try self.init(mesh: adaptive.mesh, geometry: document.geometry, grid: nil, surface: nil)
+                let mesh = try Tessellator.tessellate(document, options: options, space: .points)
+                try self.init(mesh: mesh, geometry: document.geometry, grid: nil, surface: nil)
                 return
             }
+            // Exact refinement walks a uniform grid: the one whose steps match the densest face
+            // the adaptive tessellation chose (only its report is kept).
+            let adaptive = try AdaptiveTessellator(mesh: document.mesh, options: options)
+                .tessellate(document.mesh, geometry: document.geometry, space: .points, tolerance: options.tolerance)
             var uniform = options
             uniform.steps = .fixed(adaptive.report.equivalentUniformSteps)
             try self.init(
@@ -92,6 +95,10 @@ extension HitTester {
     init(mesh: TriangleMesh, geometry: LayerGeometry, grid: TessellationGrid?, surface: ExactSurface?) throws {
         guard mesh.space == .points else {
             throw MeshError(.unsupported, path: "", "hit-testing needs a points-space mesh, got one in \(mesh.space.rawValue) space")
+        }
+        // The hierarchy indexes triangles with Int32.
+        guard mesh.triangleCount < Int(Int32.max) else {
+            throw MeshError(.limitExceeded, path: "", "hit-testing indexes at most \(Int32.max - 1) triangles, got \(mesh.triangleCount)")
         }
         for (t, tri) in mesh.triangles.enumerated() {
             for k in 0..<3 where !(tri[k] >= 0 && Int(tri[k]) < mesh.vertexCount) {

@@ -30,56 +30,20 @@ extension TriangleBVH {
             x = (x | (x << 2)) & 0x0924_9249
             return x
         }
-        func inverse(_ x: Double) -> Double {
-            x != 0 ? 1 / x : (x.sign == .minus ? -Double.greatestFiniteMagnitude : .greatestFiniteMagnitude)
-        }
-        let missCode: UInt64 = (1 << 30) - 1
-        var keys = [UInt64](repeating: 0, count: count)
-        var scratch = [UInt64](repeating: 0, count: count)
-        keys.withUnsafeMutableBufferPointer { keys in
+        let missCode: UInt32 = (1 << 30) - 1
+        var codes = [UInt32](repeating: missCode, count: count)
+        codes.withUnsafeMutableBufferPointer { codes in
             for i in 0..<count {
                 let ray = rays[i]
                 let o = ray.origin, d = ray.direction
-                let inv = SIMD3(inverse(d.x), inverse(d.y), inverse(d.z))
-                let t = root.entry(origin: o, inverse: inv, tmin: ray.tmin, tmax: ray.tmax)
-                var code = missCode
-                if t < .infinity {
-                    let p = (o + t * d - lo) * scale
-                    let octant = (d.x < 0 ? 1 : 0) | (d.y < 0 ? 2 : 0) | (d.z < 0 ? 4 : 0) as UInt64
-                    code = octant << 27 | spread(cell(p.x)) | spread(cell(p.y)) << 1 | spread(cell(p.z)) << 2
-                }
-                keys[i] = code << 32 | UInt64(i)
+                let t = root.entry(origin: o, inverse: TriangleBVH.inverse(d), tmin: ray.tmin, tmax: ray.tmax)
+                guard t < .infinity else { continue }
+                let p = (o + t * d - lo) * scale
+                let octant = (d.x < 0 ? 1 : 0) | (d.y < 0 ? 2 : 0) | (d.z < 0 ? 4 : 0) as UInt64
+                codes[i] = UInt32(octant << 27 | spread(cell(p.x)) | spread(cell(p.y)) << 1 | spread(cell(p.z)) << 2)
             }
         }
-        // Least significant digit first, three 10-bit digits of the 30-bit code.
-        keys.withUnsafeMutableBufferPointer { keys in
-            scratch.withUnsafeMutableBufferPointer { scratch in
-                var source = keys, target = scratch
-                withUnsafeTemporaryAllocation(of: Int.self, capacity: 1024) { counts in
-                    for pass in 0..<3 {
-                        let shift = UInt64(32 + 10 * pass)
-                        counts.initialize(repeating: 0)
-                        for key in source { counts[Int((key >> shift) & 1023)] += 1 }
-                        var total = 0
-                        for b in 0..<1024 {
-                            let c = counts[b]
-                            counts[b] = total
-                            total += c
-                        }
-                        for key in source {
-                            let b = Int((key >> shift) & 1023)
-                            target[counts[b]] = key
-                            counts[b] += 1
-                        }
-                        swap(&source, &target)
-                    }
-                }
-                // After three passes the sorted keys are in `scratch`; copy them back.
-                if source.baseAddress != keys.baseAddress {
-                    for i in 0..<count { keys[i] = source[i] }
-                }
-            }
-        }
-        return keys.map { Int32(truncatingIfNeeded: $0 & 0xFFFF_FFFF) }
+        // The depth sort's stable radix sort: equal codes keep the rays' order.
+        return RadixSort.stableOrder(bits: codes)
     }
 }

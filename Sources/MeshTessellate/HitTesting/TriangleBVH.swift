@@ -20,12 +20,7 @@ struct TriangleBVH: Sendable {
         -> (triangle: Int, t: Double, u: Double, v: Double)?
     {
         guard !nodes.isEmpty else { return nil }
-        // A zero component would make 0 · ∞ = NaN in the slab test; a huge finite inverse keeps it
-        // a plain miss-or-hit.
-        func inverse(_ x: Double) -> Double {
-            x != 0 ? 1 / x : (x.sign == .minus ? -Double.greatestFiniteMagnitude : .greatestFiniteMagnitude)
-        }
-        let inv = SIMD3(inverse(d.x), inverse(d.y), inverse(d.z))
+        let inv = TriangleBVH.inverse(d)
         return nodes.withUnsafeBufferPointer { nodes in
             order.withUnsafeBufferPointer { order in
                 triangles.withUnsafeBufferPointer { triangles in
@@ -156,4 +151,16 @@ struct TriangleBVH: Sendable {
 }
 @inline(__always) private func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
     SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+}
+
+extension TriangleBVH {
+    /// The ray direction's componentwise inverse for the slab test. A zero component would make
+    /// 0 · ∞ = NaN there; a huge finite inverse keeps it a plain miss-or-hit.
+    @inline(__always)
+    static func inverse(_ d: SIMD3<Double>) -> SIMD3<Double> {
+        func inverse(_ x: Double) -> Double {
+            x != 0 ? 1 / x : (x.sign == .minus ? -Double.greatestFiniteMagnitude : .greatestFiniteMagnitude)
+        }
+        return SIMD3(inverse(d.x), inverse(d.y), inverse(d.z))
+    }
 }

@@ -117,7 +117,7 @@ extension SurfaceSamples {
 /// refusal is ignored. Buffers under 4 MiB are left alone (they hold no whole 2 MiB page to speak
 /// of). Every page advised lies inside `buffer`, so no other allocation's memory is touched.
 func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
-    #if os(Linux)
+    #if canImport(Glibc)
         guard buffer.count >= 4 << 20, let base = buffer.baseAddress else { return }
         let page = UInt(4096)
         let start = (UInt(bitPattern: base) + page - 1) & ~(page - 1)
