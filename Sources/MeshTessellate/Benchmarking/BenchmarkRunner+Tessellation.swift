@@ -1,0 +1,68 @@
+import SurfaceKit
+
+extension BenchmarkRunner {
+    /// W1: evaluation of an already refined plan at steps 1…4 (limit points, with `from` and
+    /// normals), and the refinement of the topology at steps 3.
+    func tessellation(threads: Int, progress: (String) -> Void) throws -> [BenchmarkFigure] {
+        let document = BenchmarkInputs.ripple()
+        let mesh = document.mesh
+        let topology = try SurfaceTopology(faces: mesh.faces, vertexCount: mesh.vertices.count)
+        let weights = topology.vertexWeights(faces: mesh.faces)
+        let scale = document.geometry.pointScale
+        var figures: [BenchmarkFigure] = []
+        for steps in 1...4 where wants("steps\(steps)") {
+            progress("w1 steps\(steps)")
+            let plan = try SubdivisionPlan(topology: topology, steps: steps)
+            let seconds = try median {
+                _ = try plan.evaluate(vertices: mesh.vertices, weights: weights, pointScale: scale)
+            }
+            figures.append(
+                BenchmarkFigure.measured(
+                    workload: .w1, variant: "steps\(steps)", threads: threads, size: plan.pointCount, seconds: seconds, unit: "points"))
+        }
+        figures += try automaticSteps(threads: threads, progress: progress)
+        guard wants("refine3") else { return figures }
+        progress("w1 refine3")
+        var points = 0
+        let refine = try median(runs: 3) {
+            points = try SubdivisionPlan(topology: topology, steps: 3).pointCount
+        }
+        figures.append(
+            BenchmarkFigure.measured(workload: .w1, variant: "refine3", threads: threads, size: points, seconds: refine, unit: "points"))
+        return figures
+    }
+
+    /// Automatic steps (issue 5's benchmark): the ripple on a 1000 × 1000 pt layer, depth scaled by
+    /// the width, at τ = 0.5 pt (`auto`), against uniform tessellation making about as many
+    /// triangles: steps 1 of a k × k ripple grid with 8k² close to the automatic count
+    /// (`auto-uniform`), and steps 1 of the 100 × 100 ripple, the fewest uniform steps that meet τ
+    /// (`auto-steps1`). Each is the whole one-call tessellation, topology work included.
+    func automaticSteps(threads: Int, progress: (String) -> Void) throws -> [BenchmarkFigure] {
+        var figures: [BenchmarkFigure] = []
+        let document = try BenchmarkInputs.rippleLayer(faces: 100)
+        let automatic = TessellationOptions(steps: .automatic, tolerance: 0.5)
+        guard wants("auto") || wants("auto-uniform") || wants("auto-steps1") else { return figures }
+        progress("w1 auto")
+        var triangles = 0
+        let seconds = try median {
+            triangles = try Tessellator.tessellate(document, options: automatic, space: .points).triangleCount
+        }
+        if wants("auto") {
+            figures.append(
+                BenchmarkFigure.measured(
+                    workload: .w1, variant: "auto", threads: threads, size: triangles, seconds: seconds, unit: "triangles"))
+        }
+        let k = Swift.max(1, Int((Double(triangles) / 8).squareRoot().rounded()))
+        for (variant, input) in [("auto-uniform", try BenchmarkInputs.rippleLayer(faces: k)), ("auto-steps1", document)]
+        where wants(variant) {
+            progress("w1 \(variant)")
+            var count = 0
+            let time = try median {
+                count = try Tessellator.tessellate(input, options: TessellationOptions(steps: .fixed(1)), space: .points).triangleCount
+            }
+            figures.append(
+                BenchmarkFigure.measured(workload: .w1, variant: variant, threads: threads, size: count, seconds: time, unit: "triangles"))
+        }
+        return figures
+    }
+}
