@@ -58,9 +58,39 @@ struct TensorGridSolver: Sendable {
     /// its forward sweep strides across the right-hand sides and its backward sweep is a serial
     /// chain of divisions per right-hand side.)
     func solve(_ planes: inout FitPlanes, minimumReciprocalCondition: Double) throws -> Double {
-        let nr = grid.vertexRows, nc = grid.vertexColumns
-        let alongFactors = TridiagonalLU.factor(TensorGridSolver.curveOperator(points: nc))
-        let acrossFactors = TridiagonalLU.factor(TensorGridSolver.curveOperator(points: nr))
+        let (along, across, rcond) = try factors(minimumReciprocalCondition: minimumReciprocalCondition)
+        planes.values.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            sweep(source: UnsafePointer(base), destination: base, along: along, across: across)
+        }
+        return rcond
+    }
+
+    /// Solves S Q = B for the planes `rightHandSides` and returns the solutions as new planes,
+    /// leaving `rightHandSides` as it was (what a caller that keeps B, or the benchmark, needs).
+    /// The copy costs nothing extra: the first sweep reads B and writes its results straight into
+    /// the new planes, whose memory is advised as huge pages (fresh 4 KiB pages cost more to fault
+    /// in than the solve costs to compute).
+    func solved(_ rightHandSides: FitPlanes, minimumReciprocalCondition: Double) throws -> (planes: FitPlanes, reciprocalCondition: Double)
+    {
+        let (along, across, rcond) = try factors(minimumReciprocalCondition: minimumReciprocalCondition)
+        let values = [Double](unsafeUninitializedCapacity: rightHandSides.values.count) { out, initialized in
+            adviseHugePages(UnsafeMutableRawBufferPointer(out))
+            rightHandSides.values.withUnsafeBufferPointer { source in
+                if let from = source.baseAddress, let to = out.baseAddress {
+                    sweep(source: from, destination: to, along: along, across: across)
+                }
+            }
+            initialized = rightHandSides.values.count
+        }
+        return (FitPlanes(count: rightHandSides.count, values: values), rcond)
+    }
+
+    /// Both directions' LU factors and the reciprocal condition estimate of S; throws when S is
+    /// singular or too ill-conditioned.
+    private func factors(minimumReciprocalCondition: Double) throws -> (TridiagonalLU, TridiagonalLU, Double) {
+        let alongFactors = TridiagonalLU.factor(TensorGridSolver.curveOperator(points: grid.vertexColumns))
+        let acrossFactors = TridiagonalLU.factor(TensorGridSolver.curveOperator(points: grid.vertexRows))
         guard let along = alongFactors.lu, let across = acrossFactors.lu else {
             throw SurfaceFit.singularSystem(
                 reciprocalCondition: 0, threshold: minimumReciprocalCondition,
@@ -70,52 +100,57 @@ struct TensorGridSolver: Sendable {
         guard rcond >= minimumReciprocalCondition else {
             throw SurfaceFit.singularSystem(reciprocalCondition: rcond, threshold: minimumReciprocalCondition)
         }
+        return (along, across, rcond)
+    }
+
+    /// The two sweeps: B is read from `source` and the solution written to `destination` (which
+    /// may be the same memory; every value is read before its slot is written).
+    private func sweep(
+        source: UnsafePointer<Double>, destination: UnsafeMutablePointer<Double>, along: TridiagonalLU, across: TridiagonalLU
+    ) {
+        let nr = grid.vertexRows, nc = grid.vertexColumns
         let planeCount = FitPlanes.componentCount
-        planes.values.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            let shared = UncheckedSendable(base)
-            // Along each row: the planes are 5·(R + 1) rows of C + 1 values; take them eight at a
-            // time into lanes, solve, put them back.
-            let rowCount = planeCount * nr
-            let blocks = (rowCount + 7) / 8
-            TensorGridSolver.inChunks(blocks, work: rowCount * nc) { lo, hi in
-                let lanes = UnsafeMutablePointer<SIMD8<Double>>.allocate(capacity: nc)
-                defer { lanes.deallocate() }
-                for block in lo..<hi {
-                    let first = 8 * block, count = Swift.min(8, rowCount - first)
-                    let rows = shared.value + first * nc
-                    if count == 8 {
-                        for c in 0..<nc {
-                            let r = rows + c
-                            lanes[c] = SIMD8(r[0], r[nc], r[2 * nc], r[3 * nc], r[4 * nc], r[5 * nc], r[6 * nc], r[7 * nc])
-                        }
-                    } else {
-                        for c in 0..<nc {
-                            var v = SIMD8<Double>()
-                            for k in 0..<count { v[k] = rows[k * nc + c] }
-                            lanes[c] = v
-                        }
-                    }
-                    along.solveLanes(lanes)
+        let input = UncheckedSendable(source), output = UncheckedSendable(destination)
+        // Along each row: the planes are 5·(R + 1) rows of C + 1 values; take them eight at a
+        // time into lanes, solve, put them in place.
+        let rowCount = planeCount * nr
+        let blocks = (rowCount + 7) / 8
+        TensorGridSolver.inChunks(blocks, work: rowCount * nc) { lo, hi in
+            let lanes = UnsafeMutablePointer<SIMD8<Double>>.allocate(capacity: nc)
+            defer { lanes.deallocate() }
+            for block in lo..<hi {
+                let first = 8 * block, count = Swift.min(8, rowCount - first)
+                let rows = input.value + first * nc
+                if count == 8 {
                     for c in 0..<nc {
-                        let v = lanes[c], r = rows + c
-                        for k in 0..<count { r[k * nc] = v[k] }
+                        let r = rows + c
+                        lanes[c] = SIMD8(r[0], r[nc], r[2 * nc], r[3 * nc], r[4 * nc], r[5 * nc], r[6 * nc], r[7 * nc])
+                    }
+                } else {
+                    for c in 0..<nc {
+                        var v = SIMD8<Double>()
+                        for k in 0..<count { v[k] = rows[k * nc + c] }
+                        lanes[c] = v
                     }
                 }
-            }
-            // Along each column: per plane, sweep over the rows in segments of columns narrow
-            // enough that a segment's R + 1 rows stay in cache between the two sweeps.
-            let segment = 256
-            let segments = (nc + segment - 1) / segment
-            TensorGridSolver.inChunks(planeCount * segments, work: rowCount * nc) { lo, hi in
-                for task in lo..<hi {
-                    let plane = task / segments, c0 = (task % segments) * segment
-                    across.solveRows(
-                        shared.value + plane * nr * nc + c0, width: Swift.min(segment, nc - c0), stride: nc)
+                along.solveLanes(lanes)
+                let out = output.value + first * nc
+                for c in 0..<nc {
+                    let v = lanes[c], r = out + c
+                    for k in 0..<count { r[k * nc] = v[k] }
                 }
             }
         }
-        return rcond
+        // Along each column: per plane, sweep over the rows in segments of columns narrow
+        // enough that a segment's R + 1 rows stay in cache between the two sweeps.
+        let segment = 256
+        let segments = (nc + segment - 1) / segment
+        TensorGridSolver.inChunks(planeCount * segments, work: rowCount * nc) { lo, hi in
+            for task in lo..<hi {
+                let plane = task / segments, c0 = (task % segments) * segment
+                across.solveRows(output.value + plane * nr * nc + c0, width: Swift.min(segment, nc - c0), stride: nc)
+            }
+        }
     }
 
     /// Runs `body` on disjoint ranges of `0..<count`, on all cores when `work` (values touched)

@@ -1,6 +1,7 @@
 /// The tensor-product fitting solve alone, for benchmarks (`meshgeo bench`, W4): the right-hand
-/// sides are built once, and each run copies them and solves, which is what the peers' banded
-/// solvers time (scipy's `solve_banded` also copies its right-hand side).
+/// sides are built once, and each run solves them into new planes, leaving them as they were,
+/// which is what the peers' banded solvers time (scipy's `solve_banded` also copies its
+/// right-hand side).
 package struct TensorSolveBenchmark: Sendable {
     let solver: TensorGridSolver
     let planes: FitPlanes
@@ -19,7 +20,6 @@ package struct TensorSolveBenchmark: Sendable {
     /// One solve of all five coordinates; returns the reciprocal condition estimate.
     @discardableResult
     package func run() throws -> Double {
-        var copy = planes
-        return try solver.solve(&copy, minimumReciprocalCondition: 1e-12)
+        try solver.solved(planes, minimumReciprocalCondition: 1e-12).reciprocalCondition
     }
 }
