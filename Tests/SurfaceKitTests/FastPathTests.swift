@@ -225,4 +225,51 @@ private func relativeDifference(_ a: SurfaceSamples, _ b: SurfaceSamples) -> Dou
         #expect(unwritten.isEmpty, "points no patch wrote: \(unwritten.prefix(10))")
         #expect(relativeDifference(patched, stencil.points) < 1e-12)
     }
+
+    /// Frames of an animation: each evaluation into the previous frame's arrays gives that
+    /// frame's surface (the stencil path's, refined from scratch), and nothing of the previous
+    /// frame survives, however the vertices moved.
+    @Test func framesEvaluatedIntoTheSameSamplesAreEachFramesSurface() throws {
+        let (vertices, faces) = jitteredGrid(rows: 3, columns: 4, seed: 41)
+        let topology = try SurfaceTopology(faces: faces, vertexCount: vertices.count)
+        let weights = topology.vertexWeights(faces: faces)
+        let plan = try SubdivisionPlan(topology: topology, steps: 3)
+        let scale = SIMD3(200.0, 120.0, 60.0)
+        let nan = Double.nan
+        var samples = SurfaceSamples(
+            from: Array(repeating: SIMD2(nan, nan), count: plan.pointCount),
+            to: Array(repeating: SIMD3(nan, nan, nan), count: plan.pointCount),
+            normals: Array(repeating: SIMD3(nan, nan, nan), count: plan.pointCount))
+        var rng = SplitMix64(seed: 7)
+        for frame in 0..<3 {
+            let moved = vertices.map { v in
+                MeshVertex(from: v.from, to: v.to + SIMD3(0, 0, Double(frame) * rng.uniform(-0.3...0.3)))
+            }
+            try plan.evaluate(vertices: moved, weights: weights, pointScale: scale, into: &samples)
+            let reference = try plan.evaluate(
+                vertices: moved, weights: weights, pointScale: scale, includeCenters: false, tensorPatches: false)
+            #expect(samples.count == plan.pointCount)
+            #expect(relativeDifference(samples, reference.points) < 1e-12, "frame \(frame)")
+        }
+        // Wrong counts are refused as the one-off evaluation refuses them.
+        #expect(throws: MeshError.self) {
+            try plan.evaluate(vertices: Array(vertices.dropLast()), weights: weights, pointScale: scale, into: &samples)
+        }
+    }
+
+    /// A plan that needs stencil tables (an extraordinary vertex), or samples of another size,
+    /// still get the plan's surface.
+    @Test func framesOfAPlanWithStencilsOrOfAnotherSizeAreTheOneOffEvaluation() throws {
+        let (vertices, faces) = fan(sectors: 5, size: 2, seed: 3)
+        let topology = try SurfaceTopology(faces: faces, vertexCount: vertices.count)
+        let weights = topology.vertexWeights(faces: faces)
+        let plan = try SubdivisionPlan(topology: topology, steps: 2)
+        let scale = SIMD3(100.0, 100.0, 50.0)
+        var samples = SurfaceSamples(from: [.zero], to: [.zero], normals: [.zero])
+        try plan.evaluate(vertices: vertices, weights: weights, pointScale: scale, into: &samples)
+        let reference = try plan.evaluate(
+            vertices: vertices, weights: weights, pointScale: scale, includeCenters: false, tensorPatches: false)
+        #expect(samples.count == plan.pointCount)
+        #expect(relativeDifference(samples, reference.points) < 1e-12)
+    }
 }

@@ -2,7 +2,8 @@ import SurfaceKit
 
 extension BenchmarkRunner {
     /// W1: evaluation of an already refined plan at steps 1…4 (limit points, with `from` and
-    /// normals), and the refinement of the topology at steps 3.
+    /// normals), into fresh arrays (`stepsN`) and into last frame's arrays (`stepsN-frames`), and
+    /// the refinement of the topology at steps 3.
     func tessellation(threads: Int, progress: (String) -> Void) throws -> [BenchmarkFigure] {
         let document = BenchmarkInputs.ripple()
         let mesh = document.mesh
@@ -10,15 +11,31 @@ extension BenchmarkRunner {
         let weights = topology.vertexWeights(faces: mesh.faces)
         let scale = document.geometry.pointScale
         var figures: [BenchmarkFigure] = []
-        for steps in 1...4 where wants("steps\(steps)") {
-            progress("w1 steps\(steps)")
+        for steps in 1...4 where wants("steps\(steps)") || wants("steps\(steps)-frames") {
             let plan = try SubdivisionPlan(topology: topology, steps: steps)
-            let seconds = try median {
-                _ = try plan.evaluate(vertices: mesh.vertices, weights: weights, pointScale: scale)
+            if wants("steps\(steps)") {
+                // One evaluation into fresh arrays, as a one-off tessellation makes them.
+                progress("w1 steps\(steps)")
+                let seconds = try median {
+                    _ = try plan.evaluate(vertices: mesh.vertices, weights: weights, pointScale: scale)
+                }
+                figures.append(
+                    BenchmarkFigure.measured(
+                        workload: .w1, variant: "steps\(steps)", threads: threads, size: plan.pointCount, seconds: seconds,
+                        unit: "points"))
             }
-            figures.append(
-                BenchmarkFigure.measured(
-                    workload: .w1, variant: "steps\(steps)", threads: threads, size: plan.pointCount, seconds: seconds, unit: "points"))
+            if wants("steps\(steps)-frames") {
+                // Frame after frame into the same samples, as an animation re-evaluates its plan.
+                progress("w1 steps\(steps)-frames")
+                var samples = SurfaceSamples()
+                let seconds = try median {
+                    try plan.evaluate(vertices: mesh.vertices, weights: weights, pointScale: scale, into: &samples)
+                }
+                figures.append(
+                    BenchmarkFigure.measured(
+                        workload: .w1, variant: "steps\(steps)-frames", threads: threads, size: plan.pointCount, seconds: seconds,
+                        unit: "points"))
+            }
         }
         figures += try automaticSteps(threads: threads, progress: progress)
         guard wants("refine3") else { return figures }

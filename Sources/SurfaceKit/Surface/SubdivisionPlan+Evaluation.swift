@@ -19,24 +19,51 @@ public extension SubdivisionPlan {
     }
 }
 
+public extension SubdivisionPlan {
+    /// Evaluates the surface points (no centres) into `samples`, reusing its arrays when they
+    /// already hold ``pointCount`` samples and nothing else shares them: what an animation that
+    /// re-evaluates the same plan frame after frame wants. Fresh arrays cost more than the
+    /// evaluation itself on large plans (the kernel must fault in and clear every new page), so a
+    /// caller that keeps last frame's samples saves that. The result equals
+    /// `evaluate(vertices:weights:pointScale:).points`. Throws as that does.
+    func evaluate(vertices: [MeshVertex], weights: [Double], pointScale: SIMD3<Double>, into samples: inout SurfaceSamples) throws {
+        guard steps > 0, usesTensorPatchesOnly, samples.from.count == pointCount, samples.normals.count == pointCount,
+            samples.to.count == pointCount
+        else {
+            samples = try evaluate(vertices: vertices, weights: weights, pointScale: pointScale).points
+            return
+        }
+        let data = try homogeneousData(vertices: vertices, weights: weights)
+        // Every point belongs to exactly one patch, which writes it: old values never survive.
+        data.withUnsafeBufferPointer { src in
+            writeRegularPatchPoints(data: src, pointScale: pointScale, into: &samples)
+        }
+    }
+}
+
 extension SubdivisionPlan {
+    /// The control vertices as homogeneous values, after checking their counts against the plan.
+    func homogeneousData(vertices: [MeshVertex], weights: [Double]) throws -> [Homogeneous] {
+        guard vertices.count == controlVertexCount, weights.count == controlVertexCount else {
+            throw MeshError(
+                .incompatible, path: "vertices",
+                "the plan was built for \(controlVertexCount) vertices, got \(vertices.count) vertices and \(weights.count) weights")
+        }
+        return [Homogeneous](unsafeUninitializedCapacity: vertices.count) { buffer, count in
+            for i in 0..<vertices.count {
+                buffer[i] = Homogeneous(vertex: vertices[i], weight: weights[i])
+            }
+            count = vertices.count
+        }
+    }
+
     /// ``evaluate(vertices:weights:pointScale:includeCenters:)``; `tensorPatches: false` keeps
     /// every point on the stencil tables (tests compare the two paths).
     func evaluate(
         vertices: [MeshVertex], weights: [Double], pointScale: SIMD3<Double>, includeCenters: Bool,
         tensorPatches: Bool
     ) throws -> SurfaceEvaluation {
-        guard vertices.count == controlVertexCount, weights.count == controlVertexCount else {
-            throw MeshError(
-                .incompatible, path: "vertices",
-                "the plan was built for \(controlVertexCount) vertices, got \(vertices.count) vertices and \(weights.count) weights")
-        }
-        var data = [Homogeneous](unsafeUninitializedCapacity: vertices.count) { buffer, count in
-            for i in 0..<vertices.count {
-                buffer[i] = Homogeneous(vertex: vertices[i], weight: weights[i])
-            }
-            count = vertices.count
-        }
+        var data = try homogeneousData(vertices: vertices, weights: weights)
         if steps == 0 {
             return SurfaceEvaluation(
                 points: controlMeshSamples(data: data, pointScale: pointScale),

@@ -11,8 +11,9 @@ struct Bench: ParsableCommand {
             figure once to warm up, then reports the median of several runs: one line per figure, or \
             one JSON object per line with --json. Measure release builds (swift build -c release). \
             --threads 1 keeps all work on one thread; without --threads, both 1 and all cores are run.
-            W1: limit points per second at steps 1–4 (evaluation of an already refined topology) and \
-            topology refinement at steps 3. W2: BVH build and 1,000,000 rays along −z on the steps-3 \
+            W1: limit points per second at steps 1–4 (evaluation of an already refined topology), into \
+            fresh arrays and, as -frames, into the previous frame's arrays, and topology refinement at \
+            steps 3. W2: BVH build and 1,000,000 rays along −z on the steps-3 \
             ripple. W3: depth sort of the tilted steps-3 ripple; the exact (BSP) sort of the steps-1 one runs only \
             with --variant bsp. \
             W4: the tensor-product solve on the 101² and 1001²-vertex grids, and the whole fit of the \
@@ -36,7 +37,7 @@ struct Bench: ParsableCommand {
 
     @Option(
         help:
-            "Only this variant (repeatable): steps1…steps4, auto, auto-uniform, auto-steps1, refine3, build, rays, depth, bsp, n101, n1001, fit1001."
+            "Only this variant (repeatable): steps1…steps4, steps1-frames…steps4-frames, auto, auto-uniform, auto-steps1, refine3, build, rays, depth, bsp, n101, n1001, fit1001."
     )
     var variant: [String] = []
 
