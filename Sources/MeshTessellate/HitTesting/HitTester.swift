@@ -83,11 +83,28 @@ public struct HitTester: Sendable {
     /// The nearest hit of `ray` (points space) in its interval, or `nil`. In exact mode the hit is
     /// refined on the limit surface along the same ray.
     public func intersect(_ ray: Ray) -> RayHit? {
-        guard let hit = triangleHit(ray) else { return nil }
-        if let surface, let grid, let refined = surface.refine(hit, grid: grid, mesh: mesh, along: ray) {
+        rayHit(firstHit(ray), of: ray)
+    }
+
+    /// The nearest triangle `ray` (points space) hits in its interval, in 32 bytes (t, triangle,
+    /// barycentric u and v), or ``TriangleHit/miss``. Of triangles hit at exactly the same t, the
+    /// lowest index wins. This is the triangle hit also in exact mode; ``rayHit(_:of:)`` makes the
+    /// full record (refined on the limit surface in exact mode), the one ``intersect(_:)-(Ray)``
+    /// returns.
+    public func firstHit(_ ray: Ray) -> TriangleHit {
+        bvh.firstHit(origin: ray.origin, direction: ray.direction, tmin: ray.tmin, tmax: ray.tmax)
+    }
+
+    /// The full record of `hit`, the answer ``firstHit(_:)`` or ``firstHits(_:)`` gave for `ray`:
+    /// the same as ``intersect(_:)-(Ray)`` on `ray`. `nil` for a miss or a triangle the mesh does
+    /// not have.
+    public func rayHit(_ hit: TriangleHit, of ray: Ray) -> RayHit? {
+        guard hit.triangle >= 0, Int(hit.triangle) < mesh.triangleCount else { return nil }
+        let found = self.hit(triangle: Int(hit.triangle), barycentric: hit.barycentric, t: hit.t)
+        if let surface, let grid, let refined = surface.refine(found, grid: grid, mesh: mesh, along: ray) {
             return refined
         }
-        return hit
+        return found
     }
 }
 
@@ -123,10 +140,9 @@ extension HitTester {
 
     /// The nearest triangle hit, with barycentric interpolation in points space.
     func triangleHit(_ ray: Ray) -> RayHit? {
-        guard let h = bvh.intersect(origin: ray.origin, direction: ray.direction, tmin: ray.tmin, tmax: ray.tmax) else {
-            return nil
-        }
-        return hit(triangle: h.triangle, barycentric: SIMD3(1 - h.u - h.v, h.u, h.v), t: h.t)
+        let h = firstHit(ray)
+        guard h.isHit else { return nil }
+        return hit(triangle: Int(h.triangle), barycentric: h.barycentric, t: h.t)
     }
 
     /// A triangle hit at the given barycentric weights.

@@ -59,17 +59,15 @@ struct ScreenFallback: Sendable {
     /// The frontmost hit under a screen point: the mesh triangle, barycentric weights on it in
     /// points space, and the screen depth.
     func hit(_ s: SIMD2<Double>, mesh: TriangleMesh) -> (triangle: Int, barycentric: SIMD3<Double>, depth: Double)? {
-        guard
-            let h = bvh.intersect(
-                origin: SIMD3(s.x, s.y, 0), direction: SIMD3(0, 0, -1), tmin: -.infinity, tmax: .infinity)
-        else { return nil }
-        let tri = triangles[h.triangle]
+        let h = bvh.firstHit(origin: SIMD3(s.x, s.y, 0), direction: SIMD3(0, 0, -1), tmin: -.infinity, tmax: .infinity)
+        guard h.isHit else { return nil }
+        let tri = triangles[Int(h.triangle)]
         let lambda = SIMD3(1 - h.u - h.v, h.u, h.v)
         // Screen-space weights to points space: each divided by its vertex's w, renormalized.
         var mu = lambda / SIMD3(clipW[Int(tri.x)], clipW[Int(tri.y)], clipW[Int(tri.z)])
         mu /= mu.sum()
         let p = mu.x * points[Int(tri.x)] + mu.y * points[Int(tri.y)] + mu.z * points[Int(tri.z)]
-        let t = Int(source[h.triangle])
+        let t = Int(source[Int(h.triangle)])
         let original = mesh.triangles[t]
         let a = mesh.positions[Int(original.x)]
         let e1 = mesh.positions[Int(original.y)] - a, e2 = mesh.positions[Int(original.z)] - a

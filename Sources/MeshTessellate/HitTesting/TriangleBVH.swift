@@ -14,25 +14,43 @@ struct TriangleBVH: Sendable {
     /// The deepest a balanced build gets (median splits halve the work) with room to spare.
     static let stackCapacity = 128
 
-    /// The nearest hit in `tmin…tmax` (closed), or `nil`: the original triangle, t and the
-    /// barycentric (u, v) of b and c.
-    func intersect(origin o: SIMD3<Double>, direction d: SIMD3<Double>, tmin: Double, tmax: Double)
-        -> (triangle: Int, t: Double, u: Double, v: Double)?
-    {
-        guard !nodes.isEmpty else { return nil }
-        let inv = TriangleBVH.inverse(d)
-        return nodes.withUnsafeBufferPointer { nodes in
+    /// The nearest hit in `tmin…tmax` (closed), or ``TriangleHit/miss``: the original triangle, t
+    /// and the barycentric (u, v) of b and c. Of triangles hit at exactly the same t, the lowest
+    /// index wins, so the answer does not depend on the order of the walk.
+    func firstHit(origin o: SIMD3<Double>, direction d: SIMD3<Double>, tmin: Double, tmax: Double) -> TriangleHit {
+        withTraversal { $0.firstHit(origin: o, direction: d, tmin: tmin, tmax: tmax) }
+    }
+
+    /// `body` with a ``Traversal`` of this hierarchy (its arrays' memory and a stack), for any
+    /// number of queries on one thread.
+    func withTraversal<Result>(_ body: (Traversal) -> Result) -> Result {
+        nodes.withUnsafeBufferPointer { nodes in
             order.withUnsafeBufferPointer { order in
                 triangles.withUnsafeBufferPointer { triangles in
                     positions.withUnsafeBufferPointer { positions in
                         withUnsafeTemporaryAllocation(of: Int32.self, capacity: TriangleBVH.stackCapacity) { stack in
-                            TriangleBVH.walk(
-                                nodes: nodes, order: order, triangles: triangles, positions: positions,
-                                stack: stack, origin: o, direction: d, inverse: inv, tmin: tmin, tmax: tmax)
+                            body(Traversal(nodes: nodes, order: order, triangles: triangles, positions: positions, stack: stack))
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// The memory a walk reads, valid inside ``withTraversal(_:)``.
+    struct Traversal {
+        let nodes: UnsafeBufferPointer<BVHNode>
+        let order: UnsafeBufferPointer<Int32>
+        let triangles: UnsafeBufferPointer<SIMD3<Int32>>
+        let positions: UnsafeBufferPointer<Point3D>
+        let stack: UnsafeMutableBufferPointer<Int32>
+
+        @inline(__always)
+        func firstHit(origin o: SIMD3<Double>, direction d: SIMD3<Double>, tmin: Double, tmax: Double) -> TriangleHit {
+            guard !nodes.isEmpty else { return .miss }
+            return TriangleBVH.walk(
+                nodes: nodes, order: order, triangles: triangles, positions: positions, stack: stack, origin: o,
+                direction: d, inverse: TriangleBVH.inverse(d), tmin: tmin, tmax: tmax)
         }
     }
 
@@ -42,7 +60,7 @@ struct TriangleBVH: Sendable {
         triangles: UnsafeBufferPointer<SIMD3<Int32>>, positions: UnsafeBufferPointer<Point3D>,
         stack: UnsafeMutableBufferPointer<Int32>, origin o: SIMD3<Double>, direction d: SIMD3<Double>,
         inverse inv: SIMD3<Double>, tmin: Double, tmax: Double
-    ) -> (triangle: Int, t: Double, u: Double, v: Double)? {
+    ) -> TriangleHit {
         // Barycentric slack so a ray through a shared edge hits one of its triangles despite rounding.
         let slack = 1e-12
         var bestTriangle = -1
@@ -50,7 +68,7 @@ struct TriangleBVH: Sendable {
         var far = tmax
         var top = 0
         var index = 0
-        guard let base = UnsafeRawPointer(nodes.baseAddress) else { return nil }
+        guard let base = UnsafeRawPointer(nodes.baseAddress) else { return .miss }
         // Byte offsets of the near and far bound of each axis (minimum first along a positive
         // direction), so the slab test needs no minimum and maximum per axis: the same entry as
         // ``BVHNode/entry(origin:inverse:tmin:tmax:)``.
@@ -73,7 +91,7 @@ struct TriangleBVH: Sendable {
             let far = smaller(smaller(x1, y1), smaller(z1, tmax))
             return near <= far ? near : .infinity
         }
-        guard entry(0, far) < .infinity else { return nil }
+        guard entry(0, far) < .infinity else { return .miss }
         while true {
             let node = nodes[index]
             if node.isLeaf {
@@ -97,8 +115,8 @@ struct TriangleBVH: Sendable {
                     guard v >= -slack, u + v <= 1 + slack else { continue }
                     let t = dot(e2, q) * invDet
                     guard t >= tmin, t <= far, t.isFinite else { continue }
-                    // Ties keep the first triangle found.
-                    if bestTriangle >= 0, t >= far { continue }
+                    // Of equal t, the lowest index wins.
+                    if bestTriangle >= 0, t == far, triangle > bestTriangle { continue }
                     bestTriangle = triangle
                     bestU = u
                     bestV = v
@@ -138,7 +156,8 @@ struct TriangleBVH: Sendable {
             if next < 0 { break }
             index = next
         }
-        return bestTriangle >= 0 ? (bestTriangle, far, bestU, bestV) : nil
+        guard bestTriangle >= 0 else { return .miss }
+        return TriangleHit(t: far, u: bestU, v: bestV, triangle: Int32(truncatingIfNeeded: bestTriangle))
     }
 }
 
