@@ -11,14 +11,6 @@ public extension TriangleMesh {
         return bytes
     }
 
-    /// The same text as ``objBytes()`` in consecutive pieces; write them in order. All pieces are
-    /// held at once: ``writeOBJ(_:)`` holds only a few.
-    func objChunks() -> [[UInt8]] {
-        var chunks: [[UInt8]] = []
-        writeOBJ { chunks.append($0) }
-        return chunks
-    }
-
     /// Streams the text of ``objBytes()`` to `write` in consecutive pieces, in order. Pieces are
     /// formatted a group at a time on all cores (a few megabytes each), and each group is handed
     /// to `write` before the next is formatted, so the text never is in memory whole; the pieces

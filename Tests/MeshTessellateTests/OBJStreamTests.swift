@@ -64,7 +64,9 @@ import Testing
         let mesh = awkwardMesh()
         let expected = reference(mesh)
         #expect(mesh.objBytes() == expected)
-        #expect(mesh.objChunks().flatMap { $0 } == expected)
+        var pieces: [[UInt8]] = []
+        mesh.writeOBJ { pieces.append($0) }
+        #expect(pieces.flatMap { $0 } == expected)
         for (items, group) in [(1, 1), (3, 2), (7, 3), (40, 1), (1_000, 8)] {
             #expect(streamed(mesh, itemsPerPiece: items, piecesPerGroup: group).bytes == expected, "pieces of \(items), groups of \(group)")
         }

@@ -755,7 +755,9 @@ extension TessellationTests {
 
         func checkOBJ(_ mesh: TriangleMesh, sourceLocation: SourceLocation = #_sourceLocation) throws {
             let bytes = mesh.objBytes()
-            #expect(mesh.objChunks().flatMap { $0 } == bytes, sourceLocation: sourceLocation)
+            var pieces: [[UInt8]] = []
+            mesh.writeOBJ { pieces.append($0) }
+            #expect(pieces.flatMap { $0 } == bytes, sourceLocation: sourceLocation)
             let text = String(decoding: bytes, as: UTF8.self)
             #expect(!text.contains("-0.0 ") && !text.contains("-0.0\n"), "negative zero is written as 0.0", sourceLocation: sourceLocation)
             #expect(text.hasSuffix("\n"), sourceLocation: sourceLocation)

@@ -5,12 +5,7 @@ import Foundation
 /// partial file or touches an existing one.
 enum OutputFile {
     static func write(_ bytes: [UInt8], to path: String?) throws {
-        try write(chunks: [bytes], to: path)
-    }
-
-    /// Writes the chunks one after another.
-    static func write(chunks: [[UInt8]], to path: String?) throws {
-        try write(streaming: { sink in for bytes in chunks { try sink(bytes) } }, to: path)
+        try write(streaming: { sink in try sink(bytes) }, to: path)
     }
 
     /// Writes what `produce` passes to its sink, piece by piece as it comes, so the whole output
