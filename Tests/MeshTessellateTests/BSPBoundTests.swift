@@ -103,12 +103,34 @@ import Testing
         #expect(c.mismatches == 0)
     }
 
+    /// Random big triangles at random depths: they cross each other all over, so the exact sort
+    /// must split many of them.
+    private func crossingSoup() -> TriangleMesh {
+        var random = TessSupport.Random(seed: 17)
+        var mesh = TriangleMesh(space: .points, positions: [], from: [], normals: [], triangles: [], sourceFaces: [])
+        for t in 0..<120 {
+            let centre = SIMD2(random.uniform(0.2...0.8), random.uniform(0.2...0.8))
+            for _ in 0..<3 {
+                let p = centre + SIMD2(random.uniform(-0.3...0.3), random.uniform(-0.3...0.3))
+                mesh.positions.append(SIMD3(p.x, p.y, random.uniform(-0.3...0.3)))
+                mesh.from.append(p)
+                mesh.normals.append(SIMD3(0, 0, 1))
+            }
+            mesh.triangles.append(SIMD3(Int32(3 * t), Int32(3 * t + 1), Int32(3 * t + 2)))
+            mesh.sourceFaces.append(Int32(t))
+        }
+        return mesh
+    }
+
     @Test func smallBudgetRefusesStatingTheCount() throws {
-        let (mesh, geometry) = try tiltedRipple()
+        let mesh = crossingSoup()
+        let geometry = S.geometry(size: 1, transform: .identity)
+        let (_, free) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp)
+        #expect(free.addedPieces > 200, "the soup must need many splits")
         let budget = mesh.triangleCount + 100
         do {
             _ = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp, maximumTriangles: budget)
-            Issue.record("the sort adds tens of thousands of pieces, past a budget of 100 more")
+            Issue.record("the sort adds \(free.addedPieces) pieces, past a budget of 100 more")
         } catch let error as MeshError {
             #expect(error.kind == .limitExceeded)
             // "… needs more than N triangles, over the budget of B": N is the count when it stopped,

@@ -1,9 +1,47 @@
 import SurfaceKit
 
 extension PainterSorter {
-    /// The exact order: triangles that overlap nobody on screen keep their place; each cluster of
+    /// The exact order: split only where a cycle forces it.
+    ///
+    /// Pairs of triangles that overlap on screen are ordered by which is nearer over their overlap
+    /// (`ScreenPairs`); a pair that crosses in 3D inside it is tied both ways. The graph's strongly
+    /// connected components (cycles and crossing pairs) are the only triangles no order of whole
+    /// triangles draws right: each is split by its own BSP tree and drawn as a whole. Everything
+    /// then goes in a topological order of the graph, smallest index first among the free ones
+    /// (`OcclusionGraph.order`).
+    ///
+    /// When more pairs overlap than a fixed multiple of the triangles (a soup piled on one spot), the
+    /// pairs would take memory that grows faster than the input; the sort then falls back to one BSP
+    /// tree per cluster of overlapping triangles, which the budget bounds.
+    /// `pairLimit` (default: 16 per triangle, at least 2²⁰) is the most overlapping pairs kept.
+    static func exactOrder(
+        pool: inout SortPool, statistics: inout SortStatistics, budget: Int, pairLimit: Int? = nil
+    ) throws -> [Int32] {
+        let count = pool.triangles.count
+        let limit = pairLimit ?? max(1 << 20, 16 * count)
+        guard let occlusions = ScreenPairs.occlusions(screen: pool.screen, triangles: pool.triangles, limit: limit) else {
+            return try clusterOrder(pool: &pool, statistics: &statistics, budget: budget)
+        }
+        statistics.overlapClusters = occlusions.clusters
+        statistics.largestCluster = occlusions.largestCluster
+        statistics.overlappingPairs = occlusions.overlappingPairs
+        statistics.crossingPairs = occlusions.crossingPairs
+        let graph = OcclusionGraph(count: count, back: occlusions.back, front: occlusions.front)
+        let (component, members) = graph.cyclicComponents()
+        var drawn: [[Int32]] = []
+        drawn.reserveCapacity(members.count)
+        for group in members {
+            statistics.splitGroups += 1
+            statistics.largestSplitGroup = max(statistics.largestSplitGroup, group.count)
+            let tree = try ScreenBSP(cluster: group, pool: &pool, budget: budget)
+            drawn.append(tree.drawOrder())
+        }
+        return graph.order(component: component, members: members, drawn: drawn)
+    }
+
+    /// The fallback: triangles that overlap nobody on screen keep their place; each cluster of
     /// overlapping ones is replaced, at the place of its first triangle, by its BSP order.
-    static func exactOrder(pool: inout SortPool, statistics: inout SortStatistics, budget: Int) throws -> [Int32] {
+    static func clusterOrder(pool: inout SortPool, statistics: inout SortStatistics, budget: Int) throws -> [Int32] {
         let count = pool.triangles.count
         let roots = ScreenOverlap.clusterRoots(screen: pool.screen, triangles: pool.triangles)
         // Members of each cluster, ascending, in one pass (roots are cluster minima).
@@ -22,6 +60,8 @@ extension PainterSorter {
             }
             statistics.overlapClusters += 1
             statistics.largestCluster = max(statistics.largestCluster, members.count)
+            statistics.splitGroups += 1
+            statistics.largestSplitGroup = max(statistics.largestSplitGroup, members.count)
             let tree = try ScreenBSP(cluster: members, pool: &pool, budget: budget)
             order += tree.drawOrder()
         }

@@ -6,10 +6,20 @@ public struct SortStatistics: Hashable, Sendable {
     public var clippedTriangles: Int
     /// Triangles in the result.
     public var outputTriangles: Int
-    /// Clusters of two or more triangles that overlap on screen (each sorted by its own BSP tree).
+    /// Clusters of two or more triangles connected by overlap on screen.
     public var overlapClusters: Int
     /// Triangles in the largest such cluster.
     public var largestCluster: Int
+    /// Pairs of triangles whose screen images overlap (`bsp` only; 0 when the sort fell back to one
+    /// BSP tree per cluster because too many pairs overlap).
+    public var overlappingPairs = 0
+    /// Overlapping pairs whose depth order changes inside the overlap: they cross in 3D.
+    public var crossingPairs = 0
+    /// Groups of triangles that no order of whole triangles draws right (cycles of overlap and
+    /// crossing pairs), each split by its own BSP tree.
+    public var splitGroups = 0
+    /// Triangles in the largest such group.
+    public var largestSplitGroup = 0
 
     /// Pieces added by BSP splitting: output minus clipped triangles.
     public var addedPieces: Int { outputTriangles - clippedTriangles }

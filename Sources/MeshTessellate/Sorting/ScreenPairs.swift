@@ -1,0 +1,347 @@
+import SurfaceKit
+
+/// The occlusion relation of the exact sort: for every pair of triangles whose screen images share
+/// interior points, which one is nearer (larger screen z) over the whole shared region, or that
+/// neither is (they cross in 3D inside it).
+struct ScreenOcclusions: Sendable {
+    /// Edges of the occlusion graph: `back[k]` must be drawn before `front[k]`.
+    var back: [Int32] = []
+    var front: [Int32] = []
+    /// Pairs whose screen images share interior points.
+    var overlappingPairs = 0
+    /// Overlapping pairs whose depth order changes inside the overlap; each gives an edge both
+    /// ways, so the two end up in one strongly connected component (which is split).
+    var crossingPairs = 0
+    /// Clusters of two or more triangles connected by overlap, and the largest.
+    var clusters = 0
+    var largestCluster = 0
+}
+
+/// Finds the pairs of triangles that overlap on screen and orders each pair.
+///
+/// Candidates come from a uniform grid over the screen boxes; each pair is tested once, in the cell
+/// holding the corner where the two boxes start to meet. The overlap test is exact where it matters
+/// for a mesh: neighbours sharing an edge overlap only when their third corners lie on the same side
+/// of it, neighbours sharing a corner only when their angles at it overlap, and all orientations are
+/// measured from shared corners, so a shared corner or edge contributes exact zeros. Other pairs
+/// take the separating-axis test over the six edge lines.
+///
+/// For an overlapping pair (p, q) the overlap polygon is p clipped by q's three edge lines, carrying
+/// d = z_p − z_q, the depth difference, which is affine on screen (both triangles stay planar after
+/// the perspective divide). If d keeps one sign at all the polygon's corners it keeps it over the
+/// whole overlap, and that decides the pair; values within 1e-12 × the pair's size of zero count as
+/// zero (shared corners and edges give zero up to rounding).
+enum ScreenPairs {
+    enum Relation { case apart, level, firstInFront, secondInFront, crossing }
+
+    /// The occlusions of `triangles`, or nil when more than `limit` pairs overlap (the caller then
+    /// falls back to a sort whose memory does not grow with the pairs).
+    static func occlusions(screen: [Point3D], triangles: [SIMD3<Int32>], limit: Int) -> ScreenOcclusions? {
+        var result = ScreenOcclusions()
+        let n = triangles.count
+        guard n > 1 else { return result }
+
+        // Screen boxes of the triangles that cover area (edge-on ones cover no interior), in Float
+        // rounded outward: a box test only filters, so it may pass more but never fewer pairs.
+        var boxes = [SIMD4<Float>](repeating: .zero, count: n) // minX, minY, maxX, maxY
+        var sign = [Double](repeating: 0, count: n) // the sign of the screen area; 0 when inactive
+        var lo = SIMD2<Double>(.infinity, .infinity), hi = SIMD2<Double>(-.infinity, -.infinity)
+        var sumExtent = 0.0, activeCount = 0
+        screen.withUnsafeBufferPointer { s in
+            for t in 0..<n {
+                let tri = triangles[t]
+                let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
+                let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+                guard area != 0, area.isFinite, a.z.isFinite, b.z.isFinite, c.z.isFinite else { continue }
+                let mnx = min(a.x, b.x, c.x), mny = min(a.y, b.y, c.y)
+                let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
+                boxes[t] = SIMD4(down(mnx), down(mny), up(mxx), up(mxy))
+                sign[t] = area > 0 ? 1 : -1
+                lo = pointwiseMin(lo, SIMD2(mnx, mny))
+                hi = pointwiseMax(hi, SIMD2(mxx, mxy))
+                sumExtent += max(mxx - mnx, mxy - mny)
+                activeCount += 1
+            }
+        }
+        guard activeCount > 1 else { return result }
+
+        // A uniform grid with cells about the mean triangle size, capped so it stays small.
+        let extent = hi - lo
+        let meanSize = max(sumExtent / Double(activeCount), 1e-300)
+        let maxCellsPerAxis = max(1.0, min(4096.0, Double(activeCount).squareRoot() * 2))
+        let nx = Int(min(maxCellsPerAxis, max(1, (extent.x / meanSize).rounded(.up))))
+        let ny = Int(min(maxCellsPerAxis, max(1, (extent.y / meanSize).rounded(.up))))
+        let cellW = extent.x > 0 ? extent.x / Double(nx) : 1, cellH = extent.y > 0 ? extent.y / Double(ny) : 1
+        @inline(__always) func cellX(_ x: Float) -> Int { min(nx - 1, max(0, Int((Double(x) - lo.x) / cellW))) }
+        @inline(__always) func cellY(_ y: Float) -> Int { min(ny - 1, max(0, Int((Double(y) - lo.y) / cellH))) }
+
+        // Compressed rows: cell → triangles whose box meets it.
+        var start = [Int32](repeating: 0, count: nx * ny + 1)
+        var total = 0
+        for t in 0..<n where sign[t] != 0 {
+            let box = boxes[t]
+            for y in cellY(box.y)...cellY(box.w) {
+                for x in cellX(box.x)...cellX(box.z) { start[y * nx + x + 1] += 1 }
+            }
+            total += (cellY(box.w) - cellY(box.y) + 1) * (cellX(box.z) - cellX(box.x) + 1)
+        }
+        guard total < Int(Int32.max) else { return nil }
+        for c in 0..<(nx * ny) { start[c + 1] += start[c] }
+        var fill = start
+        var members = [Int32](repeating: 0, count: total)
+        for t in 0..<n where sign[t] != 0 {
+            let box = boxes[t]
+            for y in cellY(box.y)...cellY(box.w) {
+                for x in cellX(box.x)...cellX(box.z) {
+                    members[Int(fill[y * nx + x])] = Int32(t)
+                    fill[y * nx + x] += 1
+                }
+            }
+        }
+        fill = []
+
+        // Overlap clusters, for the statistics: a union-find whose roots are cluster minima.
+        var parent = [Int32](repeating: -1, count: n)
+        func find(_ x: Int32) -> Int32 {
+            var r = x
+            while parent[Int(r)] >= 0 { r = parent[Int(r)] }
+            var c = x
+            while parent[Int(c)] >= 0 && parent[Int(c)] != r {
+                let next = parent[Int(c)]
+                parent[Int(c)] = r
+                c = next
+            }
+            return r
+        }
+
+        var overflow = false
+        screen.withUnsafeBufferPointer { s in
+            triangles.withUnsafeBufferPointer { tris in
+                boxes.withUnsafeBufferPointer { boxes in
+                    sign.withUnsafeBufferPointer { sign in
+                        members.withUnsafeBufferPointer { members in
+                            for cy in 0..<ny {
+                                for cx in 0..<nx {
+                                    let cell = cy * nx + cx
+                                    let range = Int(start[cell])..<Int(start[cell + 1])
+                                    for p in range {
+                                        let i = Int(members[p])
+                                        let bi = boxes[i]
+                                        for q in (p + 1)..<range.upperBound {
+                                            let j = Int(members[q])
+                                            let bj = boxes[j]
+                                            guard bi.z > bj.x, bj.z > bi.x, bi.w > bj.y, bj.w > bi.y else { continue }
+                                            // Each pair once: in the cell holding the corner where the boxes start to meet.
+                                            guard cellX(max(bi.x, bj.x)) == cx, cellY(max(bi.y, bj.y)) == cy else { continue }
+                                            let relation = relation(tris[i], tris[j], s, signs: (sign[i], sign[j]))
+                                            if relation == .apart { continue }
+                                            result.overlappingPairs += 1
+                                            let (a, b) = (Int32(i), Int32(j))
+                                            switch relation {
+                                            case .apart, .level: break
+                                            case .firstInFront:
+                                                result.back.append(b)
+                                                result.front.append(a)
+                                            case .secondInFront:
+                                                result.back.append(a)
+                                                result.front.append(b)
+                                            case .crossing:
+                                                result.crossingPairs += 1
+                                                result.back += [a, b]
+                                                result.front += [b, a]
+                                            }
+                                            let ra = find(a), rb = find(b)
+                                            if ra != rb {
+                                                if ra < rb { parent[Int(rb)] = ra } else { parent[Int(ra)] = rb }
+                                            }
+                                            if result.overlappingPairs > limit {
+                                                overflow = true
+                                                return
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if overflow { return nil }
+        var sizes: [Int32: Int] = [:]
+        for t in 0..<n where parent[t] >= 0 { sizes[find(Int32(t)), default: 1] += 1 }
+        result.clusters = sizes.count
+        result.largestCluster = sizes.values.max() ?? 0
+        return result
+    }
+
+    @inline(__always)
+    private static func down(_ x: Double) -> Float {
+        let f = Float(x)
+        return Double(f) > x ? f.nextDown : f
+    }
+
+    @inline(__always)
+    private static func up(_ x: Double) -> Float {
+        let f = Float(x)
+        return Double(f) < x ? f.nextUp : f
+    }
+
+    @inline(__always)
+    static func orient(_ a: Point3D, _ b: Point3D, _ c: Point3D) -> Double {
+        (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+    }
+
+    /// How triangles `ti` and `tj` (active, with screen-area signs `signs`) relate on screen.
+    @inline(__always)
+    static func relation(
+        _ ti: SIMD3<Int32>, _ tj: SIMD3<Int32>, _ s: UnsafeBufferPointer<Point3D>, signs: (Double, Double)
+    ) -> Relation {
+        // Shared corners, by index: bit k of `inI` / `inJ` when corner k is shared.
+        var inI = 0, inJ = 0
+        for k in 0..<3 {
+            for m in 0..<3 where ti[k] == tj[m] {
+                inI |= 1 << k
+                inJ |= 1 << m
+            }
+        }
+        let p = (s[Int(ti.x)], s[Int(ti.y)], s[Int(ti.z)])
+        let q = (s[Int(tj.x)], s[Int(tj.y)], s[Int(tj.z)])
+        switch inI.nonzeroBitCount {
+        case 3:
+            return .level // the same triangle twice: either order draws the same
+        case 2:
+            // Neighbours across an edge: they overlap only when the third corners are on one side.
+            let k = (~inI & 7).trailingZeroBitCount
+            let m = (~inJ & 7).trailingZeroBitCount
+            let a = corner(p, (k + 1) % 3), b = corner(p, (k + 2) % 3)
+            let oi = orient(a, b, corner(p, k)), oj = orient(a, b, corner(q, m))
+            guard (oi > 0 && oj > 0) || (oi < 0 && oj < 0) else { return .apart }
+        case 1:
+            // Neighbours at a corner v: they overlap only when their angles at v overlap, and two
+            // angles below π are apart exactly when a line along one of their four sides separates them.
+            let k = inI.trailingZeroBitCount, m = inJ.trailingZeroBitCount
+            let v = corner(p, k), a = corner(p, (k + 1) % 3), b = corner(p, (k + 2) % 3)
+            let c = corner(q, (m + 1) % 3), e = corner(q, (m + 2) % 3)
+            let si = orient(v, a, b), sj = orient(v, c, e)
+            guard si != 0, sj != 0 else { return .apart }
+            if apartAtCorner(v, a, b, si, c, e) || apartAtCorner(v, c, e, sj, a, b) { return .apart }
+        default:
+            if separated(p, q, signs.0) || separated(q, p, signs.1) { return .apart }
+        }
+        return order(p, q, signJ: signs.1)
+    }
+
+    @inline(__always)
+    private static func corner(_ t: (Point3D, Point3D, Point3D), _ k: Int) -> Point3D {
+        k == 0 ? t.0 : (k == 1 ? t.1 : t.2)
+    }
+
+    /// Whether the angle c v e lies outside the angle a v b (orientation `s` = orient(v, a, b)) across
+    /// one of the latter's sides.
+    @inline(__always)
+    private static func apartAtCorner(
+        _ v: Point3D, _ a: Point3D, _ b: Point3D, _ s: Double, _ c: Point3D, _ e: Point3D
+    ) -> Bool {
+        // Inside: s·orient(v, a, x) > 0 and s·orient(v, b, x) < 0.
+        if s * orient(v, a, c) <= 0, s * orient(v, a, e) <= 0 { return true }
+        if s * orient(v, b, c) >= 0, s * orient(v, b, e) >= 0 { return true }
+        return false
+    }
+
+    /// Whether a line along one of `p`'s edges (screen-area sign `sp`) separates `q` from `p`, at
+    /// either end of `p`'s extent across it. Orientations are measured from the edge's start, so
+    /// corners on the edge give exactly zero.
+    @inline(__always)
+    private static func separated(_ p: (Point3D, Point3D, Point3D), _ q: (Point3D, Point3D, Point3D), _ sp: Double) -> Bool {
+        for k in 0..<3 {
+            let e0 = corner(p, k), e1 = corner(p, (k + 1) % 3), opposite = corner(p, (k + 2) % 3)
+            let own = sp * orient(e0, e1, opposite)
+            let o0 = sp * orient(e0, e1, q.0), o1 = sp * orient(e0, e1, q.1), o2 = sp * orient(e0, e1, q.2)
+            let minO = min(o0, o1, o2), maxO = max(o0, o1, o2)
+            // p's own extent along this axis is [0, own] (own > 0 for a well-oriented triangle).
+            if maxO <= min(0, own) || max(0, own) <= minO { return true }
+        }
+        return false
+    }
+
+    /// Which of two overlapping triangles is in front over their overlap: `p` clipped by `q`'s
+    /// edge lines, with d = z_p − z_q carried along (affine, so interpolated exactly up to rounding).
+    @inline(__always)
+    private static func order(_ p: (Point3D, Point3D, Point3D), _ q: (Point3D, Point3D, Point3D), signJ: Double) -> Relation {
+        // q's plane: z = q0.z + gx (x − q0.x) + gy (y − q0.y).
+        let u = q.1 - q.0, w = q.2 - q.0
+        let area = u.x * w.y - u.y * w.x
+        let gx = (u.z * w.y - w.z * u.y) / area, gy = (w.z * u.x - u.z * w.x) / area
+        @inline(__always) func depth(_ x: Point3D) -> Point3D {
+            SIMD3(x.x, x.y, (x.z - q.0.z) - gx * (x.x - q.0.x) - gy * (x.y - q.0.y))
+        }
+        // Up to 3 + 3 corners; two fixed buffers on the stack.
+        var polygon = Polygon6()
+        polygon.append(depth(p.0))
+        polygon.append(depth(p.1))
+        polygon.append(depth(p.2))
+        for k in 0..<3 {
+            let e0 = corner(q, k), e1 = corner(q, (k + 1) % 3)
+            var clipped = Polygon6()
+            let count = polygon.count
+            guard count >= 3 else { return .apart }
+            var previous = polygon[count - 1]
+            var previousSide = signJ * orientXY(e0, e1, previous)
+            for index in 0..<count {
+                let current = polygon[index]
+                let side = signJ * orientXY(e0, e1, current)
+                if (side > 0 && previousSide < 0) || (side < 0 && previousSide > 0) {
+                    let t = previousSide / (previousSide - side)
+                    clipped.append(previous + t * (current - previous))
+                }
+                if side >= 0 { clipped.append(current) }
+                previous = current
+                previousSide = side
+            }
+            polygon = clipped
+        }
+        guard polygon.count >= 3 else { return .apart }
+        var minD = Double.infinity, maxD = -Double.infinity
+        for index in 0..<polygon.count {
+            minD = min(minD, polygon[index].z)
+            maxD = max(maxD, polygon[index].z)
+        }
+        // The pair's size: its largest extent in x, y or z.
+        let mn = pointwiseMin(pointwiseMin(pointwiseMin(p.0, p.1), pointwiseMin(p.2, q.0)), pointwiseMin(q.1, q.2))
+        let mx = pointwiseMax(pointwiseMax(pointwiseMax(p.0, p.1), pointwiseMax(p.2, q.0)), pointwiseMax(q.1, q.2))
+        let tolerance = 1e-12 * (mx - mn).max()
+        switch (maxD > tolerance, minD < -tolerance) {
+        case (true, true): return .crossing
+        case (true, false): return .firstInFront
+        case (false, true): return .secondInFront
+        case (false, false): return .level
+        }
+    }
+
+    @inline(__always)
+    private static func orientXY(_ a: Point3D, _ b: Point3D, _ c: Point3D) -> Double {
+        (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+    }
+}
+
+/// Up to six points (x, y, d) without a heap allocation: a triangle clipped by three lines.
+private struct Polygon6 {
+    private var storage: (Point3D, Point3D, Point3D, Point3D, Point3D, Point3D, Point3D, Point3D) =
+        (.zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero)
+    private(set) var count = 0
+
+    @inline(__always)
+    mutating func append(_ x: Point3D) {
+        guard count < 8 else { return }
+        withUnsafeMutableBytes(of: &storage) { raw in
+            raw.storeBytes(of: x, toByteOffset: count * MemoryLayout<Point3D>.stride, as: Point3D.self)
+        }
+        count += 1
+    }
+
+    @inline(__always)
+    subscript(_ index: Int) -> Point3D {
+        withUnsafeBytes(of: storage) { raw in raw.load(fromByteOffset: index * MemoryLayout<Point3D>.stride, as: Point3D.self) }
+    }
+}
