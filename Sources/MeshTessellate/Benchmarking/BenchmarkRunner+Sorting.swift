@@ -1,20 +1,38 @@
 import SurfaceKit
 
 extension BenchmarkRunner {
-    /// W3: the depth sort of the tilted steps-3 ripple (clipping, projection, keys, radix sort and
-    /// the reordered mesh), and the exact sort of the tilted steps-1 ripple (steps 3 splits far
+    /// W3: the depth order of the tilted steps-3 ripple (`depth`: projection, keys and sort;
+    /// `depth-mesh`: the whole `.depth` sort with clipping and the reordered mesh), and the exact sort of the tilted steps-1 ripple (steps 3 splits far
     /// too much to finish in a benchmark; see Docs/painters-sort.md).
     func sorting(threads: Int, progress: (String) -> Void) throws -> [BenchmarkFigure] {
         var figures: [BenchmarkFigure] = []
         let (_, mesh, document) = try BenchmarkInputs.rippleTessellation(steps: 3)
         if wants("depth") {
+            // The draw order alone (`PainterSorter.depthOrder`): projection of the vertices, centroid
+            // keys and the stable sort, what a renderer needs and what numpy's argsort compares to.
             progress("w3 depth")
+            var order: [Int32]? = nil
+            let depth = try median {
+                order = try PainterSorter.depthOrder(mesh: mesh, geometry: document.geometry)
+            }
+            guard order?.count == mesh.triangleCount else {
+                throw MeshError(.unsupported, path: "", "the W3 scene must need no clipping")
+            }
+            figures.append(
+                BenchmarkFigure.measured(
+                    workload: .w3, variant: "depth", threads: threads, size: mesh.triangleCount, seconds: depth, unit: "triangles"))
+        }
+        if wants("depth-mesh") {
+            // The whole `sorted(mode: .depth)`: clipping and projection into the sort pool, keys,
+            // the sort and the reordered output mesh.
+            progress("w3 depth-mesh")
             let depth = try median {
                 _ = try PainterSorter.sorted(mesh: mesh, geometry: document.geometry, mode: .depth, space: .points)
             }
             figures.append(
                 BenchmarkFigure.measured(
-                    workload: .w3, variant: "depth", threads: threads, size: mesh.triangleCount, seconds: depth, unit: "triangles"))
+                    workload: .w3, variant: "depth-mesh", threads: threads, size: mesh.triangleCount, seconds: depth,
+                    unit: "triangles"))
         }
         // The exact sort runs only when asked for by name. It once ran away on this scene (a
         // sliver's tree that made no progress, 17 GB seen); its tree is now bounded by its pieces

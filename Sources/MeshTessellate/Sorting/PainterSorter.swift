@@ -35,7 +35,7 @@ public extension PainterSorter {
             order = (0..<Int32(clippedCount)).map { $0 }
         case .depth:
             // Ascending screen z: +z is toward the viewer, so the farthest comes first.
-            order = RadixSort.stableOrder(pool.centroidDepths())
+            order = try depthOrder(pool: pool)
         case .bsp:
             order = try exactOrder(pool: &pool, statistics: &statistics, budget: maximumTriangles)
         }

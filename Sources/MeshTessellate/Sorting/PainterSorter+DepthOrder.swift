@@ -1,0 +1,101 @@
+import SurfaceKit
+
+public extension PainterSorter {
+    /// The back-to-front draw order of `mesh`'s triangles on a layer with `geometry`: what a
+    /// renderer needs to draw semi-transparent triangles by centroid depth, without building a
+    /// reordered mesh.
+    ///
+    /// The result lists the indices of `mesh.triangles`, farthest first: ascending screen depth of
+    /// each triangle's centroid, `(z_a + z_b + z_c) / 3` with z the screen z of each corner, equal
+    /// depths in triangle order. It is exactly the order of `sorted(mesh:geometry:mode: .depth)`,
+    /// whose triangles are `order.map { mesh.triangles[Int($0)] }`.
+    ///
+    /// Returns `nil` when some triangle has a corner at or behind the eye (w ≤
+    /// `LayerGeometry.clipW`): such a triangle has to be clipped first, which makes new triangles, so
+    /// no order of the input's triangles exists; `sorted(mesh:geometry:mode: .depth)` clips and
+    /// sorts it. Vertices behind the eye that no triangle uses do not matter.
+    ///
+    /// Throws `.unsupported` unless `mesh` is in points space, and `.indexOutOfRange` when a
+    /// triangle names a vertex the mesh does not have.
+    static func depthOrder(mesh: TriangleMesh, geometry: LayerGeometry) throws -> [Int32]? {
+        guard mesh.space == .points else {
+            throw MeshError(.unsupported, path: "", "the painter's sort needs a points-space mesh, not \(mesh.space.rawValue) space")
+        }
+        guard mesh.triangleCount <= Int(Int32.max) else {
+            throw MeshError(.limitExceeded, path: "", "the depth order lists at most \(Int32.max) triangles")
+        }
+        let count = mesh.vertexCount
+        // Screen depth of every vertex, NaN at or behind the eye, so that a key using one is NaN.
+        let scratch = SortScratch(bytes: count * MemoryLayout<Double>.stride)
+        let z = scratch.buffer(of: Double.self, count: count)
+        screenDepths(of: mesh.positions, geometry: geometry, into: z)
+        let outcome = mesh.triangles.withUnsafeBufferPointer { triangles in
+            CentroidDepthSort.order(z: UnsafeBufferPointer(z), triangles: triangles)
+        }
+        withExtendedLifetime(scratch) {}
+        switch outcome {
+        case .sorted(let order):
+            return order
+        case .indexOutOfRange:
+            throw MeshError(.indexOutOfRange, path: "", "a triangle names a vertex the mesh does not have (\(count) vertices)")
+        case .nanKey:
+            return orderOfNaNDepths(mesh: mesh, geometry: geometry)
+        }
+    }
+}
+
+extension PainterSorter {
+    /// The `.depth` order of the pool's (clipped) triangles: the centroid sort over the pool's
+    /// screen depths; NaN keys (non-finite input) go through the Float-keyed radix sort as before.
+    static func depthOrder(pool: SortPool) throws -> [Int32] {
+        let count = pool.screen.count
+        let scratch = SortScratch(bytes: count * MemoryLayout<Double>.stride)
+        let z = scratch.buffer(of: Double.self, count: count)
+        for (i, p) in pool.screen.enumerated() { z[i] = p.z }
+        let outcome = pool.triangles.withUnsafeBufferPointer { triangles in
+            CentroidDepthSort.order(z: UnsafeBufferPointer(z), triangles: triangles)
+        }
+        withExtendedLifetime(scratch) {}
+        switch outcome {
+        case .sorted(let order):
+            return order
+        case .nanKey:
+            return RadixSort.stableOrder(pool.centroidDepths())
+        case .indexOutOfRange:
+            throw MeshError(.indexOutOfRange, path: "", "a triangle names a vertex the mesh does not have (\(count) vertices)")
+        }
+    }
+
+    /// Writes the screen z of each points-space position (`SortPool.screen`'s z, bit for bit), or
+    /// NaN where w ≤ clipW; on all cores.
+    static func screenDepths(of positions: [Point3D], geometry: LayerGeometry, into z: UnsafeMutableBufferPointer<Double>) {
+        let eps = LayerGeometry.clipW
+        let anchorZ = geometry.anchorInPoints.z
+        positions.withUnsafeBufferPointer { positions in
+            guard let zBase = z.baseAddress, let pBase = positions.baseAddress else { return }
+            let out = SharedMutableBuffer(base: zBase), points = UncheckedSendable(pBase)
+            parallelChunks(positions.count, minimumChunk: 32_768) { range in
+                for i in range {
+                    let h = geometry.clipCoordinates(ofPoints: points.value[i])
+                    out.base[i] = h.w > eps ? h.z / h.w + anchorZ : .nan
+                }
+            }
+        }
+    }
+
+    /// The rare case of a NaN key: `nil` if a triangle has a corner at or behind the eye, otherwise
+    /// (depths NaN in themselves, from non-finite input) the order `.depth` gives such keys.
+    static func orderOfNaNDepths(mesh: TriangleMesh, geometry: LayerGeometry) -> [Int32]? {
+        let eps = LayerGeometry.clipW
+        let anchorZ = geometry.anchorInPoints.z
+        let clip = mesh.positions.map { geometry.clipCoordinates(ofPoints: $0) }
+        var keys: [Double] = []
+        keys.reserveCapacity(mesh.triangleCount)
+        for t in mesh.triangles {
+            let a = clip[Int(t.x)], b = clip[Int(t.y)], c = clip[Int(t.z)]
+            guard a.w > eps, b.w > eps, c.w > eps else { return nil }
+            keys.append(((a.z / a.w + anchorZ) + (b.z / b.w + anchorZ) + (c.z / c.w + anchorZ)) / 3)
+        }
+        return RadixSort.stableOrder(keys)
+    }
+}

@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Scratch memory for one depth sort, released when the last reference goes.
+///
+/// On Linux it is a fresh anonymous mapping aligned to 2 MiB and advised for transparent huge
+/// pages: the sort's scratch is tens of megabytes written once, and on a virtual machine faulting
+/// it in at 4 KiB a page costs about as much as the sort itself (2 µs a page measured here, 5 ms per
+/// 10 MB), while huge pages also keep the scattered writes of the radix pass inside the TLB.
+/// Elsewhere, or when the mapping fails, it is ordinary allocated memory.
+final class SortScratch: @unchecked Sendable {
+    /// Start of the usable memory, 64-byte aligned (2 MiB aligned when mapped).
+    let base: UnsafeMutableRawPointer
+    private let mapping: UnsafeMutableRawPointer?
+    private let mappedBytes: Int
+
+    init(bytes: Int) {
+        let count = Swift.max(bytes, 64)
+        #if canImport(Glibc)
+            let huge = 2 << 20
+            let length = count + huge
+            if let raw = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+                raw != UnsafeMutableRawPointer(bitPattern: -1),
+                let aligned = UnsafeMutableRawPointer(bitPattern: (UInt(bitPattern: raw) + UInt(huge) - 1) & ~UInt(huge - 1))
+            {
+                // Only advice: a refusal leaves ordinary pages.
+                _ = madvise(aligned, (count + huge - 1) & ~(huge - 1), MADV_HUGEPAGE)
+                base = aligned
+                mapping = raw
+                mappedBytes = length
+                return
+            }
+        #endif
+        base = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 64)
+        mapping = nil
+        mappedBytes = 0
+    }
+
+    deinit {
+        #if canImport(Glibc)
+            if let mapping {
+                munmap(mapping, mappedBytes)
+                return
+            }
+        #endif
+        base.deallocate()
+    }
+
+    /// `count` elements of `T` starting `offset` bytes in (uninitialized until written).
+    func buffer<T>(of _: T.Type, count: Int, offset: Int = 0) -> UnsafeMutableBufferPointer<T> {
+        UnsafeMutableBufferPointer(start: (base + offset).bindMemory(to: T.self, capacity: count), count: count)
+    }
+}
+
+/// Asks the kernel (Linux) to back the whole 4 KiB pages inside `buffer` with transparent huge
+/// pages where it can (an output array written once). Only advice; buffers under 4 MiB are left
+/// alone, and every page advised lies inside `buffer`.
+func adviseSortHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
+    #if canImport(Glibc)
+        guard buffer.count >= 4 << 20, let base = buffer.baseAddress else { return }
+        let page = UInt(4096)
+        let start = (UInt(bitPattern: base) + page - 1) & ~(page - 1)
+        let end = UInt(bitPattern: base + buffer.count) & ~(page - 1)
+        guard end > start, let first = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(first, Int(end - start), MADV_HUGEPAGE)
+    #endif
+}
