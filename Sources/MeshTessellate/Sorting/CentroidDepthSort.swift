@@ -35,8 +35,8 @@ enum CentroidDepthSort {
         case indexOutOfRange
     }
 
-    static let topBits = 10
-    static let lowBits = 10
+    static let topBits = 11
+    static let lowBits = 8
     static let codeBits = topBits + 2 * lowBits
     static let maxCode = Double((1 << codeBits) - 1)
     /// Below this many triangles the plain radix sort of the keys is used (same order).
@@ -45,22 +45,37 @@ enum CentroidDepthSort {
     static let insertionBucket = 24
     /// Runs of equal codes up to this long are settled by insertion, longer ones by a full sort.
     static let insertionRun = 32
+    /// Histogram copies in the key pass: neighbouring triangles often share a bucket, and with one
+    /// counter each increment would wait for the previous one.
+    static let histogramCopies = 4
 
-    /// The code of `key`: clamped (a key can round a little outside the vertices' range, and an
-    /// infinite one goes to an end); NaN goes to 0 (the caller refuses NaN keys anyway).
+    /// The code of `key`: its place on the scale, clamped (a key can round a little outside the
+    /// vertices' range, and an infinite one goes to an end; NaN goes to 0, and the caller refuses
+    /// NaN keys anyway), rounded to an integer by adding 2^52 (round to nearest, which never
+    /// decreases either, and needs no checked conversion).
     @inline(__always)
     static func code(_ key: Double, lo: Double, scale: Double) -> UInt64 {
         let x = (key - lo) * scale
-        return x > 0 ? UInt64(Int(x < maxCode ? x : maxCode)) : 0
+        let clamped = x > 0 ? (x < maxCode ? x : maxCode) : 0
+        return (clamped + 0x1p52).bitPattern & ((1 << 52) - 1)
     }
 
-    /// The order of the centroid depths of `triangles` over vertex depths `z`.
-    static func order(z: UnsafeBufferPointer<Double>, triangles: UnsafeBufferPointer<SIMD3<Int32>>) -> Outcome {
+    /// The order of the centroid depths of `triangles` over `vertexCount` vertex depths, which
+    /// `depths` writes (into scratch memory the sort reuses once the keys are made).
+    static func order(
+        vertexCount: Int, triangles: UnsafeBufferPointer<SIMD3<Int32>>, depths: (UnsafeMutableBufferPointer<Double>) -> Void
+    ) -> Outcome {
         let n = triangles.count
-        let vertexCount = z.count
         guard n >= minimumCount, vertexCount > 0, n <= Int(Int32.max) else {
-            return plainOrder(z: z, triangles: triangles)
+            var z = [Double](repeating: 0, count: vertexCount)
+            z.withUnsafeMutableBufferPointer { depths($0) }
+            return z.withUnsafeBufferPointer { plainOrder(z: $0, triangles: triangles) }
         }
+        // The items' scratch holds the vertex depths until the scatter overwrites them.
+        let itemsScratch = SortScratch(bytes: Swift.max(n * MemoryLayout<Item>.stride, vertexCount * MemoryLayout<Double>.stride))
+        let zBuffer = itemsScratch.buffer(of: Double.self, count: vertexCount)
+        depths(zBuffer)
+        let z = UnsafeBufferPointer(zBuffer)
         // The finite depth range; keys outside it (rounding, infinities) are clamped.
         var lo = Double.infinity, hi = -Double.infinity
         for v in z where v.isFinite {
@@ -71,17 +86,15 @@ enum CentroidDepthSort {
         guard hi > lo, scale.isFinite, scale > 0 else { return plainOrder(z: z, triangles: triangles) }
 
         let radix = 1 << topBits
+        let copies = histogramCopies
         let parts = Swift.max(1, Swift.min(ProcessInfoCores.count, 8, n / (1 << 16)))
         let keysScratch = SortScratch(bytes: n * MemoryLayout<Double>.stride)
-        let itemsScratch = SortScratch(bytes: n * MemoryLayout<Item>.stride)
         let keys = keysScratch.buffer(of: Double.self, count: n)
         let items = itemsScratch.buffer(of: Item.self, count: n)
-        // Per part: two histograms (even and odd triangles: neighbours often share a digit, and one
-        // counter would make each increment wait for the last), a NaN count and a bad-index count.
-        var histograms = [Int](repeating: 0, count: parts * 2 * radix)
+        var histograms = [UInt32](repeating: 0, count: parts * copies * radix)
+        // Per part: NaN keys and triangles with a bad index.
         var flags = [Int](repeating: 0, count: parts * 2)
-        let lowShift = UInt64(2 * lowBits)
-        let last = UInt32(vertexCount - 1)
+        let vertices = UInt32(vertexCount)
         func partRange(_ p: Int) -> Range<Int> { (n * p / parts)..<(n * (p + 1) / parts) }
 
         histograms.withUnsafeMutableBufferPointer { hb in
@@ -94,22 +107,9 @@ enum CentroidDepthSort {
                 let zs = UncheckedSendable(zBase), ts = UncheckedSendable(tBase)
                 parallelChunks(parts, minimumChunk: 1) { chunk in
                     for p in chunk {
-                        let hist = h.base + p * 2 * radix
-                        var nan = 0, bad = 0
-                        for i in partRange(p) {
-                            let t = ts.value[i]
-                            // Out-of-range indices are counted and read as the last vertex, so no
-                            // read leaves the buffer; the caller refuses the mesh.
-                            let a = UInt32(bitPattern: t.x), b = UInt32(bitPattern: t.y), c = UInt32(bitPattern: t.z)
-                            bad &+= (a > last || b > last || c > last) ? 1 : 0
-                            let za = zs.value[Int(Swift.min(a, last))]
-                            let zb = zs.value[Int(Swift.min(b, last))]
-                            let zc = zs.value[Int(Swift.min(c, last))]
-                            let key = (za + zb + zc) / 3
-                            k.base[i] = key
-                            nan &+= key.isNaN ? 1 : 0
-                            hist[(i & 1) * radix + Int(code(key, lo: lo, scale: scale) >> lowShift)] &+= 1
-                        }
+                        let (nan, bad) = makeKeys(
+                            triangles: ts.value, z: zs.value, vertexCount: vertices, range: partRange(p), keys: k.base,
+                            histogram: h.base + p * copies * radix, lo: lo, scale: scale)
                         f.base[2 * p] = nan
                         f.base[2 * p + 1] = bad
                     }
@@ -132,7 +132,7 @@ enum CentroidDepthSort {
             start[d] = sum
             for p in 0..<parts {
                 cursors[p * radix + d] = sum
-                sum += histograms[p * 2 * radix + d] + histograms[p * 2 * radix + radix + d]
+                for copy in 0..<copies { sum += Int(histograms[(p * copies + copy) * radix + d]) }
             }
         }
         start[radix] = sum
@@ -143,16 +143,7 @@ enum CentroidDepthSort {
             let ks = UncheckedSendable(kBase)
             parallelChunks(parts, minimumChunk: 1) { chunk in
                 for p in chunk {
-                    let o = cur.base + p * radix
-                    let lowMask = UInt64((1 << (2 * lowBits)) - 1)
-                    for i in partRange(p) {
-                        let key = ks.value[i]
-                        let q = code(key, lo: lo, scale: scale)
-                        let d = Int(q >> lowShift)
-                        let slot = o[d]
-                        o[d] = slot + 1
-                        out.base[slot] = Item(key: key, tag: (q & lowMask) << 32 | UInt64(i))
-                    }
+                    scatter(keys: ks.value, range: partRange(p), cursors: cur.base + p * radix, into: out.base, lo: lo, scale: scale)
                 }
             }
         }
@@ -178,6 +169,67 @@ enum CentroidDepthSort {
         }
         withExtendedLifetime((keysScratch, itemsScratch)) {}
         return .sorted(order)
+    }
+
+    /// Keys of `triangles[range]` into `keys`, their top digits counted into `histogram`
+    /// (`histogramCopies` interleaved copies); returns the NaN keys and the triangles with an index
+    /// out of range (whose keys are not written).
+    static func makeKeys(
+        triangles: UnsafePointer<SIMD3<Int32>>, z: UnsafePointer<Double>, vertexCount: UInt32, range: Range<Int>,
+        keys: UnsafeMutablePointer<Double>, histogram: UnsafeMutablePointer<UInt32>, lo: Double, scale: Double
+    ) -> (nan: Int, bad: Int) {
+        let radix = 1 << topBits
+        let lowShift = UInt64(2 * lowBits)
+        var nan = 0, bad = 0
+        for i in range {
+            let t = triangles[i]
+            let a = UInt32(bitPattern: t.x), b = UInt32(bitPattern: t.y), c = UInt32(bitPattern: t.z)
+            // Checked before any read (negative indices are huge here); the caller refuses the
+            // mesh, so the missing key is never used.
+            guard Swift.max(a, b, c) < vertexCount else {
+                bad += 1
+                continue
+            }
+            let key = (z[Int(a)] + z[Int(b)] + z[Int(c)]) / 3
+            keys[i] = key
+            nan &+= key.isNaN ? 1 : 0
+            histogram[(i & (histogramCopies - 1)) &* radix &+ Int(code(key, lo: lo, scale: scale) >> lowShift)] &+= 1
+        }
+        return (nan, bad)
+    }
+
+    /// The stable scatter of `keys[range]` into their buckets. Two items at a time: when both go
+    /// to the same bucket the second cursor comes from the first (neighbours often share a bucket,
+    /// and reading the cursor back would wait for the store just made).
+    @inline(__always)
+    static func scatter(
+        keys: UnsafePointer<Double>, range: Range<Int>, cursors: UnsafeMutablePointer<Int>, into out: UnsafeMutablePointer<Item>,
+        lo: Double, scale: Double
+    ) {
+        let lowShift = UInt64(2 * lowBits)
+        let lowMask = UInt64((1 << (2 * lowBits)) - 1)
+        var i = range.lowerBound
+        while i + 1 < range.upperBound {
+            let k0 = keys[i], k1 = keys[i + 1]
+            let q0 = code(k0, lo: lo, scale: scale), q1 = code(k1, lo: lo, scale: scale)
+            let d0 = Int(q0 >> lowShift), d1 = Int(q1 >> lowShift)
+            let s0 = cursors[d0]
+            let c1 = cursors[d1]
+            let s1 = d0 == d1 ? s0 &+ 1 : c1
+            cursors[d0] = s0 &+ 1
+            cursors[d1] = s1 &+ 1
+            out[s0] = Item(key: k0, tag: (q0 & lowMask) << 32 | UInt64(truncatingIfNeeded: i))
+            out[s1] = Item(key: k1, tag: (q1 & lowMask) << 32 | UInt64(truncatingIfNeeded: i &+ 1))
+            i &+= 2
+        }
+        if i < range.upperBound {
+            let k0 = keys[i]
+            let q0 = code(k0, lo: lo, scale: scale)
+            let d0 = Int(q0 >> lowShift)
+            let s0 = cursors[d0]
+            cursors[d0] = s0 + 1
+            out[s0] = Item(key: k0, tag: (q0 & lowMask) << 32 | UInt64(i))
+        }
     }
 
     /// Bucket boundaries of `parts` groups holding about equal numbers of items.
@@ -216,11 +268,11 @@ enum CentroidDepthSort {
 struct BucketSorter {
     typealias Item = CentroidDepthSort.Item
     private var scratch: [Item]
-    private var counts: [Int]
+    private var counts: [UInt32]
 
     init(capacity: Int) {
         scratch = [Item](repeating: Item(key: 0, tag: 0), count: Swift.max(capacity, 1))
-        counts = [Int](repeating: 0, count: 2 << CentroidDepthSort.lowBits)
+        counts = [UInt32](repeating: 0, count: 2 << CentroidDepthSort.lowBits)
     }
 
     /// Sorts `bucket` (items in triangle order) and writes its triangle indices to `out`.
@@ -251,26 +303,26 @@ struct BucketSorter {
                     c[Int(q & mask)] &+= 1
                     c[radix + Int(q >> bits)] &+= 1
                 }
-                var s0 = 0, s1 = 0
+                var s0: UInt32 = 0, s1: UInt32 = 0
                 for d in 0..<radix {
                     let c0 = c[d], c1 = c[radix + d]
                     c[d] = s0
                     c[radix + d] = s1
-                    s0 += c0
-                    s1 += c1
+                    s0 &+= c0
+                    s1 &+= c1
                 }
                 for item in bucket {
                     let d = Int((item.tag >> 32) & mask)
                     let slot = c[d]
-                    c[d] = slot + 1
-                    tmp[slot] = item
+                    c[d] = slot &+ 1
+                    tmp[Int(slot)] = item
                 }
                 for i in 0..<m {
                     let item = tmp[i]
                     let d = radix + Int(item.tag >> (32 + bits))
                     let slot = c[d]
-                    c[d] = slot + 1
-                    bucket[slot] = item
+                    c[d] = slot &+ 1
+                    bucket[Int(slot)] = item
                 }
             }
         }

@@ -26,13 +26,11 @@ public extension PainterSorter {
         }
         let count = mesh.vertexCount
         // Screen depth of every vertex, NaN at or behind the eye, so that a key using one is NaN.
-        let scratch = SortScratch(bytes: count * MemoryLayout<Double>.stride)
-        let z = scratch.buffer(of: Double.self, count: count)
-        screenDepths(of: mesh.positions, geometry: geometry, into: z)
         let outcome = mesh.triangles.withUnsafeBufferPointer { triangles in
-            CentroidDepthSort.order(z: UnsafeBufferPointer(z), triangles: triangles)
+            CentroidDepthSort.order(vertexCount: count, triangles: triangles) { z in
+                screenDepths(of: mesh.positions, geometry: geometry, into: z)
+            }
         }
-        withExtendedLifetime(scratch) {}
         switch outcome {
         case .sorted(let order):
             return order
@@ -49,13 +47,11 @@ extension PainterSorter {
     /// screen depths; NaN keys (non-finite input) go through the Float-keyed radix sort as before.
     static func depthOrder(pool: SortPool) throws -> [Int32] {
         let count = pool.screen.count
-        let scratch = SortScratch(bytes: count * MemoryLayout<Double>.stride)
-        let z = scratch.buffer(of: Double.self, count: count)
-        for (i, p) in pool.screen.enumerated() { z[i] = p.z }
         let outcome = pool.triangles.withUnsafeBufferPointer { triangles in
-            CentroidDepthSort.order(z: UnsafeBufferPointer(z), triangles: triangles)
+            CentroidDepthSort.order(vertexCount: count, triangles: triangles) { z in
+                for (i, p) in pool.screen.enumerated() { z[i] = p.z }
+            }
         }
-        withExtendedLifetime(scratch) {}
         switch outcome {
         case .sorted(let order):
             return order
@@ -70,14 +66,20 @@ extension PainterSorter {
     /// NaN where w ≤ clipW; on all cores.
     static func screenDepths(of positions: [Point3D], geometry: LayerGeometry, into z: UnsafeMutableBufferPointer<Double>) {
         let eps = LayerGeometry.clipW
-        let anchorZ = geometry.anchorInPoints.z
+        let anchor = geometry.anchorInPoints
+        // The z and w lanes of `geometry.clipCoordinates` (`[p − a, 1] · M`), the same operations
+        // in the same order, so the same bits.
+        let m = geometry.transform
+        let r1 = SIMD2(m.row1.z, m.row1.w), r2 = SIMD2(m.row2.z, m.row2.w)
+        let r3 = SIMD2(m.row3.z, m.row3.w), r4 = SIMD2(m.row4.z, m.row4.w)
         positions.withUnsafeBufferPointer { positions in
             guard let zBase = z.baseAddress, let pBase = positions.baseAddress else { return }
             let out = SharedMutableBuffer(base: zBase), points = UncheckedSendable(pBase)
             parallelChunks(positions.count, minimumChunk: 32_768) { range in
                 for i in range {
-                    let h = geometry.clipCoordinates(ofPoints: points.value[i])
-                    out.base[i] = h.w > eps ? h.z / h.w + anchorZ : .nan
+                    let p = points.value[i] - anchor
+                    let h = p.x * r1 + p.y * r2 + p.z * r3 + r4
+                    out.base[i] = h.y > eps ? h.x / h.y + anchor.z : .nan
                 }
             }
         }

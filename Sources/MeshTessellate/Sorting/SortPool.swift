@@ -31,24 +31,21 @@ extension SortPool {
         points = mesh.positions
         from = mesh.from
         normals = mesh.normals
-        // Projection of every vertex, on all cores (each writes only its own slots).
+        // Projection of every vertex, on all cores (each writes only its own slots). The clipping
+        // below needs only each vertex's w.
         let count = mesh.vertexCount
-        var clip = [SIMD4<Double>](repeating: .zero, count: count)
         var screen = [Point3D](repeating: .zero, count: count)
         var w = [Double](repeating: 0, count: count)
         mesh.positions.withUnsafeBufferPointer { positions in
-            clip.withUnsafeMutableBufferPointer { c in
-                screen.withUnsafeMutableBufferPointer { s in
-                    w.withUnsafeMutableBufferPointer { wb in
-                        guard let cb = c.baseAddress, let sb = s.baseAddress, let wbase = wb.baseAddress else { return }
-                        let co = SharedMutableBuffer(base: cb), so = SharedMutableBuffer(base: sb), wo = SharedMutableBuffer(base: wbase)
-                        parallelChunks(count, minimumChunk: 32_768) { range in
-                            for i in range {
-                                let h = geometry.clipCoordinates(ofPoints: positions[i])
-                                co.base[i] = h
-                                so.base[i] = h.w > eps ? SIMD3(h.x, h.y, h.z) / h.w + anchor : .zero
-                                wo.base[i] = h.w
-                            }
+            screen.withUnsafeMutableBufferPointer { s in
+                w.withUnsafeMutableBufferPointer { wb in
+                    guard let sb = s.baseAddress, let wbase = wb.baseAddress else { return }
+                    let so = SharedMutableBuffer(base: sb), wo = SharedMutableBuffer(base: wbase)
+                    parallelChunks(count, minimumChunk: 32_768) { range in
+                        for i in range {
+                            let h = geometry.clipCoordinates(ofPoints: positions[i])
+                            so.base[i] = h.w > eps ? SIMD3(h.x, h.y, h.z) / h.w + anchor : .zero
+                            wo.base[i] = h.w
                         }
                     }
                 }
@@ -69,7 +66,7 @@ extension SortPool {
 
         var cutVertex: [UInt64: Int32] = [:]
         for (t, tri) in mesh.triangles.enumerated() {
-            let inside = (clip[Int(tri.x)].w > eps, clip[Int(tri.y)].w > eps, clip[Int(tri.z)].w > eps)
+            let inside = (w[Int(tri.x)] > eps, w[Int(tri.y)] > eps, w[Int(tri.z)] > eps)
             // The common case, wholly in front of the eye, allocates nothing.
             if inside.0, inside.1, inside.2 {
                 triangles.append(tri)
@@ -90,7 +87,7 @@ extension SortPool {
                         polygon.append(v)
                     } else {
                         // w is affine in points space, so this t lands on w = clipW exactly.
-                        let t = (eps - clip[Int(lo)].w) / (clip[Int(hi)].w - clip[Int(lo)].w)
+                        let t = (eps - w[Int(lo)]) / (w[Int(hi)] - w[Int(lo)])
                         let v = try interpolatedVertex(lo, hi, t: t)
                         cutVertex[key] = v
                         polygon.append(v)
