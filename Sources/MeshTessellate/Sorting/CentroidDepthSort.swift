@@ -61,27 +61,25 @@ enum CentroidDepthSort {
     }
 
     /// The order of the centroid depths of `triangles` over `vertexCount` vertex depths, which
-    /// `depths` writes (into scratch memory the sort reuses once the keys are made).
+    /// `depths` writes (into scratch memory the sort reuses once the keys are made), returning the
+    /// smallest and largest of those that are not NaN.
     static func order(
-        vertexCount: Int, triangles: UnsafeBufferPointer<SIMD3<Int32>>, depths: (UnsafeMutableBufferPointer<Double>) -> Void
+        vertexCount: Int, triangles: UnsafeBufferPointer<SIMD3<Int32>>,
+        depths: (UnsafeMutableBufferPointer<Double>) -> (lo: Double, hi: Double)
     ) -> Outcome {
         let n = triangles.count
         guard n >= minimumCount, vertexCount > 0, n <= Int(Int32.max) else {
             var z = [Double](repeating: 0, count: vertexCount)
-            z.withUnsafeMutableBufferPointer { depths($0) }
+            _ = z.withUnsafeMutableBufferPointer { depths($0) }
             return z.withUnsafeBufferPointer { plainOrder(z: $0, triangles: triangles) }
         }
         // The items' scratch holds the vertex depths until the scatter overwrites them.
         let itemsScratch = SortScratch(bytes: Swift.max(n * MemoryLayout<Item>.stride, vertexCount * MemoryLayout<Double>.stride))
         let zBuffer = itemsScratch.buffer(of: Double.self, count: vertexCount)
-        depths(zBuffer)
+        // The depth range; keys outside it (by rounding) are clamped. An infinite depth leaves no
+        // scale, and the plain sort takes over.
+        let (lo, hi) = depths(zBuffer)
         let z = UnsafeBufferPointer(zBuffer)
-        // The finite depth range; keys outside it (rounding, infinities) are clamped.
-        var lo = Double.infinity, hi = -Double.infinity
-        for v in z where v.isFinite {
-            lo = Swift.min(lo, v)
-            hi = Swift.max(hi, v)
-        }
         let scale = Double(1 << codeBits) / (hi - lo)
         guard hi > lo, scale.isFinite, scale > 0 else { return plainOrder(z: z, triangles: triangles) }
 
@@ -263,15 +261,22 @@ enum CentroidDepthSort {
     }
 }
 
-/// Sorts one bucket: by the low bits of the code (two stable passes through a scratch array kept
-/// from bucket to bucket), then settles runs of equal codes by key.
+/// Sorts one bucket: by the low bits of the code (two stable passes), then settles runs of equal
+/// codes by key. Buckets under 65,536 items (all but degenerate ones) sort 4-byte tags, the code's
+/// low 16 bits above the item's place in the bucket, so the passes move a quarter of the bytes
+/// and stay in the L1 cache; settling then reads each item where it lies. Scratch arrays are kept
+/// from bucket to bucket.
 struct BucketSorter {
     typealias Item = CentroidDepthSort.Item
     private var scratch: [Item]
+    private var tags: [UInt32]
     private var counts: [UInt32]
+    private var run: [Item] = []
+    private var longRuns: [Int] = []
 
     init(capacity: Int) {
-        scratch = [Item](repeating: Item(key: 0, tag: 0), count: Swift.max(capacity, 1))
+        scratch = capacity >= 1 << 16 ? [Item](repeating: Item(key: 0, tag: 0), count: capacity) : []
+        tags = [UInt32](repeating: 0, count: 2 * Swift.min(Swift.max(capacity, 1), 1 << 16))
         counts = [UInt32](repeating: 0, count: 2 << CentroidDepthSort.lowBits)
     }
 
@@ -292,6 +297,102 @@ struct BucketSorter {
             for i in 0..<m { out[i] = Int32(truncatingIfNeeded: bucket[i].tag) }
             return
         }
+        guard m < 1 << 16 else {
+            sortLarge(bucket, into: out)
+            return
+        }
+        let bits = UInt32(CentroidDepthSort.lowBits)
+        let radix = 1 << CentroidDepthSort.lowBits
+        let mask = UInt32(radix - 1)
+        longRuns.removeAll(keepingCapacity: true)
+        tags.withUnsafeMutableBufferPointer { t in
+            counts.withUnsafeMutableBufferPointer { c in
+                guard let a = t.baseAddress else { return }
+                let b = a + m
+                for d in 0..<(2 * radix) { c[d] = 0 }
+                for j in 0..<m {
+                    let q = UInt32(truncatingIfNeeded: bucket[j].tag >> 32)
+                    a[j] = q << 16 | UInt32(truncatingIfNeeded: j)
+                    c[Int(q & mask)] &+= 1
+                    c[radix + Int(q >> bits)] &+= 1
+                }
+                var s0: UInt32 = 0, s1: UInt32 = 0
+                for d in 0..<radix {
+                    let c0 = c[d], c1 = c[radix + d]
+                    c[d] = s0
+                    c[radix + d] = s1
+                    s0 &+= c0
+                    s1 &+= c1
+                }
+                for j in 0..<m {
+                    let tag = a[j]
+                    let d = Int((tag >> 16) & mask)
+                    let slot = c[d]
+                    c[d] = slot &+ 1
+                    b[Int(slot)] = tag
+                }
+                for j in 0..<m {
+                    let tag = b[j]
+                    let d = radix + Int(tag >> (16 + bits))
+                    let slot = c[d]
+                    c[d] = slot &+ 1
+                    a[Int(slot)] = tag
+                }
+                // Settle: one branch-free step per item puts each run of two right (the later item
+                // goes first when its key is smaller); runs of three or more are noted.
+                var previousCode = a[0] >> 16
+                var previous = bucket[Int(a[0] & 0xFFFF)]
+                var runLength = 1
+                for j in 1..<m {
+                    let tag = a[j]
+                    let item = bucket[Int(tag & 0xFFFF)]
+                    let same = tag >> 16 == previousCode
+                    let swap = same && previous.key > item.key
+                    out[j - 1] = Int32(truncatingIfNeeded: swap ? item.tag : previous.tag)
+                    previous = swap ? previous : item
+                    previousCode = tag >> 16
+                    runLength = same ? runLength + 1 : 1
+                    if runLength == 3 { longRuns.append(j - 2) }
+                }
+                out[m - 1] = Int32(truncatingIfNeeded: previous.tag)
+                for first in longRuns {
+                    var end = first + 3
+                    while end < m, a[end] >> 16 == a[first] >> 16 { end += 1 }
+                    // Places ascend within a run (the passes are stable), so triangle order does.
+                    run.removeAll(keepingCapacity: true)
+                    for j in first..<end { run.append(bucket[Int(a[j] & 0xFFFF)]) }
+                    Self.settleRun(&run)
+                    for (i, item) in run.enumerated() { out[first + i] = Int32(truncatingIfNeeded: item.tag) }
+                }
+            }
+        }
+    }
+
+    /// Sorts a run of items with equal codes, in triangle order, stably by key.
+    static func settleRun(_ run: inout [Item]) {
+        if run.count <= CentroidDepthSort.insertionRun {
+            for i in 1..<run.count {
+                let moving = run[i]
+                var j = i
+                while j > 0, run[j - 1].key > moving.key {
+                    run[j] = run[j - 1]
+                    j -= 1
+                }
+                run[j] = moving
+            }
+        } else {
+            // Indices are unique, so (key, index) is a strict total order.
+            run.sort { a, b in
+                a.key < b.key || (a.key == b.key && UInt32(truncatingIfNeeded: a.tag) < UInt32(truncatingIfNeeded: b.tag))
+            }
+        }
+    }
+
+    /// A bucket of 65,536 items or more (a depth range stretched by outliers): the items
+    /// themselves go through the two passes.
+    private mutating func sortLarge(_ bucket: UnsafeMutableBufferPointer<Item>, into out: UnsafeMutablePointer<Int32>) {
+        let m = bucket.count
+        if scratch.count < m { scratch = [Item](repeating: Item(key: 0, tag: 0), count: m) }
         let bits = UInt64(CentroidDepthSort.lowBits)
         let radix = 1 << CentroidDepthSort.lowBits
         let mask = UInt64(radix - 1)
@@ -326,49 +427,21 @@ struct BucketSorter {
                 }
             }
         }
-        settle(bucket, into: out)
-    }
-
-    /// `bucket` sorted by code, equal codes in triangle order: writes the order of (key, index).
-    /// One branch-free step per item puts each run of two right (the later item goes first when
-    /// its key is smaller); runs of three or more are noted and sorted afterwards.
-    private func settle(_ bucket: UnsafeMutableBufferPointer<Item>, into out: UnsafeMutablePointer<Int32>) {
-        let m = bucket.count
         var previous = bucket[0]
-        var runLength = 1
-        var longRuns: [Int] = []
-        for i in 1..<m {
-            let item = bucket[i]
-            let same = item.tag >> 32 == previous.tag >> 32
-            let swap = same && previous.key > item.key
-            out[i - 1] = Int32(truncatingIfNeeded: swap ? item.tag : previous.tag)
-            previous = swap ? previous : item
-            runLength = same ? runLength + 1 : 1
-            if runLength == 3 { longRuns.append(i - 2) }
-        }
-        out[m - 1] = Int32(truncatingIfNeeded: previous.tag)
-        for first in longRuns {
-            let code = bucket[first].tag >> 32
-            var end = first + 3
-            while end < m, bucket[end].tag >> 32 == code { end += 1 }
-            var run = UnsafeMutableBufferPointer(rebasing: bucket[first..<end])
-            if run.count <= CentroidDepthSort.insertionRun {
-                for i in 1..<run.count {
-                    let moving = run[i]
-                    var j = i
-                    while j > 0, run[j - 1].key > moving.key {
-                        run[j] = run[j - 1]
-                        j -= 1
-                    }
-                    run[j] = moving
-                }
-            } else {
-                // Indices are unique, so (key, index) is a strict total order.
-                run.sort { a, b in
-                    a.key < b.key || (a.key == b.key && UInt32(truncatingIfNeeded: a.tag) < UInt32(truncatingIfNeeded: b.tag))
-                }
+        var runStart = 0
+        for i in 1...m {
+            if i < m, bucket[i].tag >> 32 == previous.tag >> 32 { continue }
+            if i - runStart > 1 {
+                run.removeAll(keepingCapacity: true)
+                run.append(contentsOf: bucket[runStart..<i])
+                Self.settleRun(&run)
+                for (k, item) in run.enumerated() { bucket[runStart + k] = item }
             }
-            for i in run.indices { out[first + i] = Int32(truncatingIfNeeded: run[i].tag) }
+            if i < m {
+                runStart = i
+                previous = bucket[i]
+            }
         }
+        for i in 0..<m { out[i] = Int32(truncatingIfNeeded: bucket[i].tag) }
     }
 }

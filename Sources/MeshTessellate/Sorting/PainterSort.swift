@@ -3,7 +3,8 @@ public enum PainterSort: String, CaseIterable, Hashable, Sendable {
     /// Tessellation order.
     case none
     /// By centroid screen depth, farthest first, stable: what Core Animation does. Wrong where
-    /// triangles intersect or overlap in a cycle.
+    /// triangles intersect or overlap in a cycle. `PainterSorter.depthOrder(mesh:geometry:)` gives
+    /// this order alone, as indices of the input's triangles.
     case depth
     /// Exact: triangles that overlap on screen are ordered by a BSP tree, splitting where needed, so
     /// the last piece drawn at every screen point is the nearest surface.

@@ -49,7 +49,13 @@ extension PainterSorter {
         let count = pool.screen.count
         let outcome = pool.triangles.withUnsafeBufferPointer { triangles in
             CentroidDepthSort.order(vertexCount: count, triangles: triangles) { z in
-                for (i, p) in pool.screen.enumerated() { z[i] = p.z }
+                var lo = Double.infinity, hi = -Double.infinity
+                for (i, p) in pool.screen.enumerated() {
+                    z[i] = p.z
+                    lo = p.z < lo ? p.z : lo
+                    hi = p.z > hi ? p.z : hi
+                }
+                return (lo, hi)
             }
         }
         switch outcome {
@@ -63,8 +69,10 @@ extension PainterSorter {
     }
 
     /// Writes the screen z of each points-space position (`SortPool.screen`'s z, bit for bit), or
-    /// NaN where w ≤ clipW; on all cores.
-    static func screenDepths(of positions: [Point3D], geometry: LayerGeometry, into z: UnsafeMutableBufferPointer<Double>) {
+    /// NaN where w ≤ clipW, on all cores; returns the smallest and largest z that are not NaN.
+    static func screenDepths(of positions: [Point3D], geometry: LayerGeometry, into z: UnsafeMutableBufferPointer<Double>)
+        -> (lo: Double, hi: Double)
+    {
         let eps = LayerGeometry.clipW
         let anchor = geometry.anchorInPoints
         // The z and w lanes of `geometry.clipCoordinates` (`[p − a, 1] · M`), the same operations
@@ -72,17 +80,32 @@ extension PainterSorter {
         let m = geometry.transform
         let r1 = SIMD2(m.row1.z, m.row1.w), r2 = SIMD2(m.row2.z, m.row2.w)
         let r3 = SIMD2(m.row3.z, m.row3.w), r4 = SIMD2(m.row4.z, m.row4.w)
+        let count = positions.count
+        let parts = Swift.max(1, Swift.min(ProcessInfoCores.count, 8, count / 32_768))
+        var ranges = [SIMD2<Double>](repeating: SIMD2(.infinity, -.infinity), count: parts)
         positions.withUnsafeBufferPointer { positions in
-            guard let zBase = z.baseAddress, let pBase = positions.baseAddress else { return }
-            let out = SharedMutableBuffer(base: zBase), points = UncheckedSendable(pBase)
-            parallelChunks(positions.count, minimumChunk: 32_768) { range in
-                for i in range {
-                    let p = points.value[i] - anchor
-                    let h = p.x * r1 + p.y * r2 + p.z * r3 + r4
-                    out.base[i] = h.y > eps ? h.x / h.y + anchor.z : .nan
+            ranges.withUnsafeMutableBufferPointer { rb in
+                guard let zBase = z.baseAddress, let pBase = positions.baseAddress, let rBase = rb.baseAddress else { return }
+                let out = SharedMutableBuffer(base: zBase), points = UncheckedSendable(pBase)
+                let range = SharedMutableBuffer(base: rBase)
+                parallelChunks(parts, minimumChunk: 1) { chunk in
+                    for part in chunk {
+                        var lo = Double.infinity, hi = -Double.infinity
+                        for i in (count * part / parts)..<(count * (part + 1) / parts) {
+                            let p = points.value[i] - anchor
+                            let h = p.x * r1 + p.y * r2 + p.z * r3 + r4
+                            let depth = h.y > eps ? h.x / h.y + anchor.z : .nan
+                            out.base[i] = depth
+                            // NaN compares false, so it never enters the range.
+                            lo = depth < lo ? depth : lo
+                            hi = depth > hi ? depth : hi
+                        }
+                        range.base[part] = SIMD2(lo, hi)
+                    }
                 }
             }
         }
+        return (ranges.map(\.x).min() ?? .infinity, ranges.map(\.y).max() ?? -.infinity)
     }
 
     /// The rare case of a NaN key: `nil` if a triangle has a corner at or behind the eye, otherwise
