@@ -1,4 +1,5 @@
-/// A stable radix sort of Double keys, the engine of the `depth` sort.
+/// A stable radix sort of Double keys: the `depth` sort of small meshes and degenerate depth ranges
+/// (`CentroidDepthSort` sorts the rest), and of the hit tester's ray codes.
 ///
 /// The keys are first sorted by their values rounded to Float (32 bits: three 11-bit passes
 /// instead of the six that 64-bit keys take). Rounding to Float never reverses an order, it only
