@@ -152,6 +152,67 @@ import Testing
         #expect(S.compare(drawn: S.triangles(of: plain), reference: reference, resolution: 300).mismatches > 100)
     }
 
+    // MARK: Coverage
+
+    /// The pairs found with and without leaving out the triangles that the cover count says overlap
+    /// nothing: the same edges, and the left-out triangles really are in no pair.
+    private func checkCoverage(_ mesh: TriangleMesh, _ geometry: LayerGeometry) throws -> (candidates: Int, total: Int) {
+        let pool = try SortPool(clipping: mesh, geometry: geometry)
+        let all = try #require(ScreenPairs.occlusions(screen: pool.screen, triangles: pool.triangles, limit: .max, screened: false))
+        let some = try #require(ScreenPairs.occlusions(screen: pool.screen, triangles: pool.triangles, limit: .max))
+        func edges(_ o: ScreenOcclusions) -> [SIMD2<Int32>] {
+            zip(o.back, o.front).map { SIMD2($0, $1) }.sorted { ($0.x, $0.y) < ($1.x, $1.y) }
+        }
+        #expect(edges(all) == edges(some))
+        #expect(all.overlappingPairs == some.overlappingPairs && all.clusters == some.clusters)
+        var signs = [Double](repeating: 0, count: pool.triangles.count)
+        var lo = SIMD2<Double>(repeating: .infinity), hi = -lo
+        for (t, v) in pool.triangles.enumerated() {
+            let a = pool.screen[Int(v.x)], b = pool.screen[Int(v.y)], c = pool.screen[Int(v.z)]
+            let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+            signs[t] = area > 0 ? 1 : (area < 0 ? -1 : 0)
+            for p in [a, b, c] {
+                lo = pointwiseMin(lo, SIMD2(p.x, p.y))
+                hi = pointwiseMax(hi, SIMD2(p.x, p.y))
+            }
+        }
+        let candidates = try #require(
+            ScreenCoverage.candidates(screen: pool.screen, triangles: pool.triangles, signs: signs, scale: (hi - lo).max()))
+        for t in all.back + all.front { #expect(candidates[Int(t)], "triangle \(t) overlaps another") }
+        return (candidates.filter { $0 }.count, candidates.count)
+    }
+
+    @Test func coverCountLeavesOutOnlyTrianglesThatOverlapNothing() throws {
+        let ripple = ExampleMesh.ripple.document
+        let tilted = try Tessellator.tessellate(ripple, options: TessellationOptions(steps: .fixed(1)), space: .points)
+        let (some, total) = try checkCoverage(tilted, ripple.geometry)
+        #expect(some * 4 < total, "the tilted ripple overlaps itself only near its crests")
+        let (folded, foldedGeometry) = try S.foldedRipple(steps: 0)
+        _ = try checkCoverage(folded, foldedGeometry)
+        let (sheets, sheetGeometry) = S.intersectingSheets()
+        _ = try checkCoverage(sheets, sheetGeometry)
+        // A closed surface: the cube of quads seen turned, front and back faces over each other.
+        var cube = S.emptyPoints()
+        let corners: [SIMD3<Double>] = (0..<8).map { k in
+            let unit = SIMD3<Double>(Double(k & 1), Double(k >> 1 & 1), Double(k >> 2 & 1))
+            return unit * 40 + SIMD3(repeating: 30)
+        }
+        for quad in [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]] {
+            let base = Int32(cube.positions.count)
+            for k in quad {
+                cube.positions.append(corners[k])
+                cube.from.append(LayerPoint(corners[k].x / 100, corners[k].y / 100))
+                cube.normals.append(SIMD3(0, 0, 1))
+            }
+            cube.triangles += [SIMD3(base, base + 1, base + 2), SIMD3(base, base + 2, base + 3)]
+            cube.sourceFaces += [0, 0]
+        }
+        var transform = Transform3D.rotation(angle: 0.7, axis: SIMD3(1, 1, 0))
+        transform.m34 = -1.0 / 400
+        let (cubeSome, cubeTotal) = try checkCoverage(cube, S.geometry(size: 100, transform: transform))
+        #expect(cubeSome == cubeTotal, "front and back faces of a closed surface cover each other")
+    }
+
     // MARK: The fallback
 
     @Test func tooManyOverlappingPairsFallBackToOneTreePerCluster() throws {
@@ -228,15 +289,21 @@ import Testing
         // points of a fine lattice inside both triangles.
         var random = TessSupport.Random(seed: 5)
         var decided = 0, crossing = 0
-        for _ in 0..<600 {
+        for round in 0..<900 {
+            // q shares no corner, one or two of p's (by index), so every kind of pair is met.
             let points = (0..<6).map { _ in SIMD3(random.uniform(0...10), random.uniform(0...10), random.uniform(-5...5)) }
+            var qIndex: [Int32] = [3, 4, 5]
+            for k in 0..<(round % 3) { qIndex[k] = Int32(k) }
+            qIndex.shuffle(using: &random)
             func area(_ a: SIMD3<Double>, _ b: SIMD3<Double>, _ c: SIMD3<Double>) -> Double {
                 (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
             }
-            let ap = area(points[0], points[1], points[2]), aq = area(points[3], points[4], points[5])
+            let q = qIndex.map { points[Int($0)] }
+            let ap = area(points[0], points[1], points[2]), aq = area(q[0], q[1], q[2])
             guard abs(ap) > 1, abs(aq) > 1 else { continue }
             let relation = points.withUnsafeBufferPointer { s in
-                ScreenPairs.relation(SIMD3(0, 1, 2), SIMD3(3, 4, 5), s, signs: (ap > 0 ? 1 : -1, aq > 0 ? 1 : -1))
+                ScreenPairs.relation(
+                    SIMD3(0, 1, 2), SIMD3(qIndex[0], qIndex[1], qIndex[2]), s, signs: (ap > 0 ? 1 : -1, aq > 0 ? 1 : -1))
             }
             // Depth of a triangle's plane at (x, y), by barycentric coordinates, or nil outside.
             func depth(_ a: SIMD3<Double>, _ b: SIMD3<Double>, _ c: SIMD3<Double>, _ x: Double, _ y: Double) -> Double? {
@@ -250,7 +317,7 @@ import Testing
             for i in 0...100 {
                 for j in 0...100 {
                     let (x, y) = (Double(i) / 10, Double(j) / 10)
-                    guard let zp = depth(points[0], points[1], points[2], x, y), let zq = depth(points[3], points[4], points[5], x, y)
+                    guard let zp = depth(points[0], points[1], points[2], x, y), let zq = depth(q[0], q[1], q[2], x, y)
                     else { continue }
                     inside += 1
                     if zp - zq > 1e-9 { positive = true }
@@ -268,7 +335,7 @@ import Testing
             if positive && negative { #expect(relation == .crossing) }
             decided += 1
         }
-        #expect(decided > 100 && crossing > 20)
+        #expect(decided > 150 && crossing > 30)
     }
 
     // MARK: The graph

@@ -36,27 +36,54 @@ enum ScreenPairs {
 
     /// The occlusions of `triangles`, or nil when more than `limit` pairs overlap (the caller then
     /// falls back to a sort whose memory does not grow with the pairs).
-    static func occlusions(screen: [Point3D], triangles: [SIMD3<Int32>], limit: Int) -> ScreenOcclusions? {
-        var result = ScreenOcclusions()
+    /// Unless `screened` is false, triangles that `ScreenCoverage` finds overlap nothing are left out
+    /// of the pair search first (the result is the same; tests compare both).
+    static func occlusions(screen: [Point3D], triangles: [SIMD3<Int32>], limit: Int, screened: Bool = true) -> ScreenOcclusions? {
+        let result = ScreenOcclusions()
         let n = triangles.count
         guard n > 1 else { return result }
 
-        // Screen boxes of the triangles that cover area (edge-on ones cover no interior), in Float
-        // rounded outward: a box test only filters, so it may pass more but never fewer pairs.
-        var boxes = [SIMD4<Float>](repeating: .zero, count: n) // minX, minY, maxX, maxY
-        var sign = [Double](repeating: 0, count: n) // the sign of the screen area; 0 when inactive
+        // The sign of each triangle's screen area; 0 for those that cover none (edge-on, or not
+        // finite), which take part in no pair.
+        var sign = [Double](repeating: 0, count: n)
         var lo = SIMD2<Double>(.infinity, .infinity), hi = SIMD2<Double>(-.infinity, -.infinity)
-        var sumExtent = 0.0, activeCount = 0
         screen.withUnsafeBufferPointer { s in
             for t in 0..<n {
                 let tri = triangles[t]
                 let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
                 let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
                 guard area != 0, area.isFinite, a.z.isFinite, b.z.isFinite, c.z.isFinite else { continue }
+                sign[t] = area > 0 ? 1 : -1
+                lo = pointwiseMin(lo, pointwiseMin(SIMD2(a.x, a.y), pointwiseMin(SIMD2(b.x, b.y), SIMD2(c.x, c.y))))
+                hi = pointwiseMax(hi, pointwiseMax(SIMD2(a.x, a.y), pointwiseMax(SIMD2(b.x, b.y), SIMD2(c.x, c.y))))
+            }
+        }
+        guard lo.x <= hi.x else { return result }
+        // Triangles that provably overlap nothing take part in no pair either.
+        if screened,
+            let candidates = ScreenCoverage.candidates(
+                screen: screen, triangles: triangles, signs: sign, scale: max(hi.x - lo.x, hi.y - lo.y))
+        {
+            for t in 0..<n where !candidates[t] { sign[t] = 0 }
+        }
+
+        // Screen boxes of the candidates, in Float rounded outward: a box test only filters, so it
+        // may pass more but never fewer pairs.
+        var boxes = [SIMD4<Float>](repeating: .zero, count: n) // minX, minY, maxX, maxY
+        // The same along the diagonals (x + y, x − y): thin slanted triangles have loose boxes.
+        var diagonals = [SIMD4<Float>](repeating: .zero, count: n)
+        lo = SIMD2<Double>(.infinity, .infinity)
+        hi = SIMD2<Double>(-.infinity, -.infinity)
+        var sumExtent = 0.0, activeCount = 0
+        screen.withUnsafeBufferPointer { s in
+            for t in 0..<n where sign[t] != 0 {
+                let tri = triangles[t]
+                let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
                 let mnx = min(a.x, b.x, c.x), mny = min(a.y, b.y, c.y)
                 let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
                 boxes[t] = SIMD4(down(mnx), down(mny), up(mxx), up(mxy))
-                sign[t] = area > 0 ? 1 : -1
+                let (sa, sb, sc) = (a.x + a.y, b.x + b.y, c.x + c.y), (da, db, dc) = (a.x - a.y, b.x - b.y, c.x - c.y)
+                diagonals[t] = SIMD4(down(min(sa, sb, sc)), down(min(da, db, dc)), up(max(sa, sb, sc)), up(max(da, db, dc)))
                 lo = pointwiseMin(lo, SIMD2(mnx, mny))
                 hi = pointwiseMax(hi, SIMD2(mxx, mxy))
                 sumExtent += max(mxx - mnx, mxy - mny)
@@ -89,77 +116,94 @@ enum ScreenPairs {
         for c in 0..<(nx * ny) { start[c + 1] += start[c] }
         var fill = start
         var members = [Int32](repeating: 0, count: total)
+        // The boxes again in cell order, so that the box tests read memory in sequence.
+        var cellBoxes = [SIMD4<Float>](repeating: .zero, count: total)
         for t in 0..<n where sign[t] != 0 {
             let box = boxes[t]
             for y in cellY(box.y)...cellY(box.w) {
                 for x in cellX(box.x)...cellX(box.z) {
                     members[Int(fill[y * nx + x])] = Int32(t)
+                    cellBoxes[Int(fill[y * nx + x])] = box
                     fill[y * nx + x] += 1
                 }
             }
         }
         fill = []
-
-        // Overlap clusters, for the statistics: a union-find whose roots are cluster minima.
-        var parent = [Int32](repeating: -1, count: n)
-        func find(_ x: Int32) -> Int32 {
-            var r = x
-            while parent[Int(r)] >= 0 { r = parent[Int(r)] }
-            var c = x
-            while parent[Int(c)] >= 0 && parent[Int(c)] != r {
-                let next = parent[Int(c)]
-                parent[Int(c)] = r
-                c = next
+        // Each cell's members by the left side of their boxes, so a sweep stops at the first box
+        // that starts right of the current one's end (insertion sort: cells are small).
+        members.withUnsafeMutableBufferPointer { members in
+            cellBoxes.withUnsafeMutableBufferPointer { boxes in
+                for cell in 0..<(nx * ny) {
+                    let lower = Int(start[cell]), upper = Int(start[cell + 1])
+                    guard upper - lower > 1 else { continue }
+                    for i in (lower + 1)..<upper {
+                        let (m, b) = (members[i], boxes[i])
+                        var j = i
+                        while j > lower, boxes[j - 1].x > b.x {
+                            members[j] = members[j - 1]
+                            boxes[j] = boxes[j - 1]
+                            j -= 1
+                        }
+                        members[j] = m
+                        boxes[j] = b
+                    }
+                }
             }
-            return r
         }
-
-        var overflow = false
-        screen.withUnsafeBufferPointer { s in
+        let found: ScreenOcclusions? = screen.withUnsafeBufferPointer { s in
             triangles.withUnsafeBufferPointer { tris in
-                boxes.withUnsafeBufferPointer { boxes in
-                    sign.withUnsafeBufferPointer { sign in
-                        members.withUnsafeBufferPointer { members in
-                            for cy in 0..<ny {
-                                for cx in 0..<nx {
-                                    let cell = cy * nx + cx
-                                    let range = Int(start[cell])..<Int(start[cell + 1])
-                                    for p in range {
-                                        let i = Int(members[p])
-                                        let bi = boxes[i]
-                                        for q in (p + 1)..<range.upperBound {
-                                            let j = Int(members[q])
-                                            let bj = boxes[j]
-                                            guard bi.z > bj.x, bj.z > bi.x, bi.w > bj.y, bj.w > bi.y else { continue }
-                                            // Each pair once: in the cell holding the corner where the boxes start to meet.
-                                            guard cellX(max(bi.x, bj.x)) == cx, cellY(max(bi.y, bj.y)) == cy else { continue }
-                                            let relation = relation(tris[i], tris[j], s, signs: (sign[i], sign[j]))
-                                            if relation == .apart { continue }
-                                            result.overlappingPairs += 1
-                                            let (a, b) = (Int32(i), Int32(j))
-                                            switch relation {
-                                            case .apart, .level: break
-                                            case .firstInFront:
-                                                result.back.append(b)
-                                                result.front.append(a)
-                                            case .secondInFront:
-                                                result.back.append(a)
-                                                result.front.append(b)
-                                            case .crossing:
-                                                result.crossingPairs += 1
-                                                result.back += [a, b]
-                                                result.front += [b, a]
-                                            }
-                                            let ra = find(a), rb = find(b)
-                                            if ra != rb {
-                                                if ra < rb { parent[Int(rb)] = ra } else { parent[Int(ra)] = rb }
-                                            }
-                                            if result.overlappingPairs > limit {
-                                                overflow = true
-                                                return
+                cellBoxes.withUnsafeBufferPointer { boxes in
+                    diagonals.withUnsafeBufferPointer { diagonals in
+                        sign.withUnsafeBufferPointer { sign in
+                            members.withUnsafeBufferPointer { members in
+                                start.withUnsafeBufferPointer { start in
+                                    var found = ScreenOcclusions()
+                                    // Overlap clusters, for the statistics (roots are cluster minima).
+                                    var clusters = UnionFind(count: n)
+                                    for cy in 0..<ny {
+                                        for cx in 0..<nx {
+                                            let cell = cy * nx + cx
+                                            let range = Int(start[cell])..<Int(start[cell + 1])
+                                            for p in range {
+                                                let i = Int(members[p])
+                                                let bi = boxes[p]
+                                                for q in (p + 1)..<range.upperBound {
+                                                    let j = Int(members[q])
+                                                    let bj = boxes[q]
+                                                    // Sorted by left side: bj.x ≥ bi.x, and no later box can reach bi.
+                                                    if bj.x >= bi.z { break }
+                                                    guard bi.w > bj.y, bj.w > bi.y else { continue }
+                                                    // Each pair once: in the cell holding the corner where the boxes start to meet.
+                                                    guard cellX(max(bi.x, bj.x)) == cx, cellY(max(bi.y, bj.y)) == cy else { continue }
+                                                    let di = diagonals[i], dj = diagonals[j]
+                                                    guard di.z >= dj.x, dj.z >= di.x, di.w >= dj.y, dj.w >= di.y else { continue }
+                                                    let relation = relation(tris[i], tris[j], s, signs: (sign[i], sign[j]))
+                                                    if relation == .apart { continue }
+                                                    found.overlappingPairs += 1
+                                                    let (a, b) = (Int32(i), Int32(j))
+                                                    switch relation {
+                                                    case .apart, .level: break
+                                                    case .firstInFront:
+                                                        found.back.append(b)
+                                                        found.front.append(a)
+                                                    case .secondInFront:
+                                                        found.back.append(a)
+                                                        found.front.append(b)
+                                                    case .crossing:
+                                                        found.crossingPairs += 1
+                                                        found.back.append(a)
+                                                        found.front.append(b)
+                                                        found.back.append(b)
+                                                        found.front.append(a)
+                                                    }
+                                                    clusters.union(a, b)
+                                                    if found.overlappingPairs > limit { return nil }
+                                                }
                                             }
                                         }
                                     }
+                                    (found.clusters, found.largestCluster) = clusters.groups()
+                                    return found
                                 }
                             }
                         }
@@ -167,12 +211,7 @@ enum ScreenPairs {
                 }
             }
         }
-        if overflow { return nil }
-        var sizes: [Int32: Int] = [:]
-        for t in 0..<n where parent[t] >= 0 { sizes[find(Int32(t)), default: 1] += 1 }
-        result.clusters = sizes.count
-        result.largestCluster = sizes.values.max() ?? 0
-        return result
+        return found
     }
 
     @inline(__always)
@@ -217,6 +256,9 @@ enum ScreenPairs {
             let a = corner(p, (k + 1) % 3), b = corner(p, (k + 2) % 3)
             let oi = orient(a, b, corner(p, k)), oj = orient(a, b, corner(q, m))
             guard (oi > 0 && oj > 0) || (oi < 0 && oj < 0) else { return .apart }
+            // Both planes hold the shared edge, so d = z_p − z_q is zero along its line and keeps
+            // one sign on the side where the overlap lies: the sign at p's third corner.
+            return decide(min: height(corner(p, k), over: q), max: height(corner(p, k), over: q), p, q)
         case 1:
             // Neighbours at a corner v: they overlap only when their angles at v overlap, and two
             // angles below π are apart exactly when a line along one of their four sides separates them.
@@ -226,10 +268,58 @@ enum ScreenPairs {
             let si = orient(v, a, b), sj = orient(v, c, e)
             guard si != 0, sj != 0 else { return .apart }
             if apartAtCorner(v, a, b, si, c, e) || apartAtCorner(v, c, e, sj, a, b) { return .apart }
+            // d = z_p − z_q is zero at v and linear along each ray from v. The overlap is a
+            // polygon with a corner at v inside the angle where the two angles overlap, which is
+            // bounded by the sides of either triangle that lie within the other's angle: the sign
+            // of d on those two sides (at their far corners) is its sign over the whole overlap.
+            var minD = Double.infinity, maxD = -Double.infinity, sides = 0
+            if sj * orient(v, c, a) >= 0 && sj * orient(v, e, a) <= 0 {
+                let d = height(a, over: q)
+                (minD, maxD, sides) = (min(minD, d), max(maxD, d), sides + 1)
+            }
+            if sj * orient(v, c, b) >= 0 && sj * orient(v, e, b) <= 0 {
+                let d = height(b, over: q)
+                (minD, maxD, sides) = (min(minD, d), max(maxD, d), sides + 1)
+            }
+            if si * orient(v, a, c) >= 0 && si * orient(v, b, c) <= 0 {
+                let d = -height(c, over: p)
+                (minD, maxD, sides) = (min(minD, d), max(maxD, d), sides + 1)
+            }
+            if si * orient(v, a, e) >= 0 && si * orient(v, b, e) <= 0 {
+                let d = -height(e, over: p)
+                (minD, maxD, sides) = (min(minD, d), max(maxD, d), sides + 1)
+            }
+            if sides >= 2 { return decide(min: minD, max: maxD, p, q) }
         default:
             if separated(p, q, signs.0) || separated(q, p, signs.1) { return .apart }
         }
         return order(p, q, signJ: signs.1)
+    }
+
+    /// z_x minus the depth of `t`'s plane at x's screen position.
+    @inline(__always)
+    private static func height(_ x: Point3D, over t: (Point3D, Point3D, Point3D)) -> Double {
+        let u = t.1 - t.0, w = t.2 - t.0
+        let area = u.x * w.y - u.y * w.x
+        let gx = (u.z * w.y - w.z * u.y) / area, gy = (w.z * u.x - u.z * w.x) / area
+        return (x.z - t.0.z) - gx * (x.x - t.0.x) - gy * (x.y - t.0.y)
+    }
+
+    /// The relation from the range of d = z_p − z_q over the overlap, zero within 1e-12 × the
+    /// pair's size (its largest extent in x, y or z).
+    @inline(__always)
+    private static func decide(min minD: Double, max maxD: Double, _ p: (Point3D, Point3D, Point3D), _ q: (Point3D, Point3D, Point3D))
+        -> Relation
+    {
+        let mn = pointwiseMin(pointwiseMin(pointwiseMin(p.0, p.1), pointwiseMin(p.2, q.0)), pointwiseMin(q.1, q.2))
+        let mx = pointwiseMax(pointwiseMax(pointwiseMax(p.0, p.1), pointwiseMax(p.2, q.0)), pointwiseMax(q.1, q.2))
+        let tolerance = 1e-12 * (mx - mn).max()
+        switch (maxD > tolerance, minD < -tolerance) {
+        case (true, true): return .crossing
+        case (true, false): return .firstInFront
+        case (false, true): return .secondInFront
+        case (false, false): return .level
+        }
     }
 
     @inline(__always)
@@ -276,47 +366,47 @@ enum ScreenPairs {
         @inline(__always) func depth(_ x: Point3D) -> Point3D {
             SIMD3(x.x, x.y, (x.z - q.0.z) - gx * (x.x - q.0.x) - gy * (x.y - q.0.y))
         }
-        // Up to 3 + 3 corners; two fixed buffers on the stack.
-        var polygon = Polygon6()
-        polygon.append(depth(p.0))
-        polygon.append(depth(p.1))
-        polygon.append(depth(p.2))
-        for k in 0..<3 {
-            let e0 = corner(q, k), e1 = corner(q, (k + 1) % 3)
-            var clipped = Polygon6()
-            let count = polygon.count
-            guard count >= 3 else { return .apart }
-            var previous = polygon[count - 1]
-            var previousSide = signJ * orientXY(e0, e1, previous)
-            for index in 0..<count {
-                let current = polygon[index]
-                let side = signJ * orientXY(e0, e1, current)
-                if (side > 0 && previousSide < 0) || (side < 0 && previousSide > 0) {
-                    let t = previousSide / (previousSide - side)
-                    clipped.append(previous + t * (current - previous))
+        // p clipped by q's three edge lines, in two buffers on the stack (at most 6 corners each).
+        let range: (min: Double, max: Double)? = withUnsafeTemporaryAllocation(of: Point3D.self, capacity: 16) { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            var polygon = base, clipped = base + 8
+            polygon[0] = depth(p.0)
+            polygon[1] = depth(p.1)
+            polygon[2] = depth(p.2)
+            var count = 3
+            for k in 0..<3 {
+                let e0 = corner(q, k), e1 = corner(q, k == 2 ? 0 : k + 1)
+                var out = 0
+                var previous = polygon[count - 1]
+                var previousSide = signJ * orientXY(e0, e1, previous)
+                for index in 0..<count {
+                    let current = polygon[index]
+                    let side = signJ * orientXY(e0, e1, current)
+                    if (side > 0 && previousSide < 0) || (side < 0 && previousSide > 0), out < 8 {
+                        let t = previousSide / (previousSide - side)
+                        clipped[out] = previous + t * (current - previous)
+                        out += 1
+                    }
+                    if side >= 0, out < 8 {
+                        clipped[out] = current
+                        out += 1
+                    }
+                    previous = current
+                    previousSide = side
                 }
-                if side >= 0 { clipped.append(current) }
-                previous = current
-                previousSide = side
+                swap(&polygon, &clipped)
+                count = out
+                if count < 3 { return nil }
             }
-            polygon = clipped
+            var minD = Double.infinity, maxD = -Double.infinity
+            for index in 0..<count {
+                minD = min(minD, polygon[index].z)
+                maxD = max(maxD, polygon[index].z)
+            }
+            return (minD, maxD)
         }
-        guard polygon.count >= 3 else { return .apart }
-        var minD = Double.infinity, maxD = -Double.infinity
-        for index in 0..<polygon.count {
-            minD = min(minD, polygon[index].z)
-            maxD = max(maxD, polygon[index].z)
-        }
-        // The pair's size: its largest extent in x, y or z.
-        let mn = pointwiseMin(pointwiseMin(pointwiseMin(p.0, p.1), pointwiseMin(p.2, q.0)), pointwiseMin(q.1, q.2))
-        let mx = pointwiseMax(pointwiseMax(pointwiseMax(p.0, p.1), pointwiseMax(p.2, q.0)), pointwiseMax(q.1, q.2))
-        let tolerance = 1e-12 * (mx - mn).max()
-        switch (maxD > tolerance, minD < -tolerance) {
-        case (true, true): return .crossing
-        case (true, false): return .firstInFront
-        case (false, true): return .secondInFront
-        case (false, false): return .level
-        }
+        guard let (minD, maxD) = range else { return .apart }
+        return decide(min: minD, max: maxD, p, q)
     }
 
     @inline(__always)
@@ -325,23 +415,41 @@ enum ScreenPairs {
     }
 }
 
-/// Up to six points (x, y, d) without a heap allocation: a triangle clipped by three lines.
-private struct Polygon6 {
-    private var storage: (Point3D, Point3D, Point3D, Point3D, Point3D, Point3D, Point3D, Point3D) =
-        (.zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero)
-    private(set) var count = 0
+/// A union-find over `count` items whose roots are the smallest members (path halving).
+struct UnionFind {
+    private var parent: [Int32]
 
-    @inline(__always)
-    mutating func append(_ x: Point3D) {
-        guard count < 8 else { return }
-        withUnsafeMutableBytes(of: &storage) { raw in
-            raw.storeBytes(of: x, toByteOffset: count * MemoryLayout<Point3D>.stride, as: Point3D.self)
+    init(count: Int) { parent = [Int32](repeating: -1, count: count) }
+
+    mutating func find(_ x: Int32) -> Int32 {
+        var x = x
+        while true {
+            let p = parent[Int(x)]
+            if p < 0 { return x }
+            let grand = parent[Int(p)]
+            if grand < 0 { return p }
+            parent[Int(x)] = grand
+            x = grand
         }
-        count += 1
     }
 
-    @inline(__always)
-    subscript(_ index: Int) -> Point3D {
-        withUnsafeBytes(of: storage) { raw in raw.load(fromByteOffset: index * MemoryLayout<Point3D>.stride, as: Point3D.self) }
+    mutating func union(_ a: Int32, _ b: Int32) {
+        let ra = find(a), rb = find(b)
+        if ra < rb { parent[Int(rb)] = ra } else if rb < ra { parent[Int(ra)] = rb }
+    }
+
+    /// Whether `x` was ever joined to another item.
+    func isJoined(_ x: Int) -> Bool { parent[x] >= 0 }
+
+    /// The groups of two or more items, and the size of the largest.
+    mutating func groups() -> (count: Int, largest: Int) {
+        var size = [Int32](repeating: 0, count: parent.count)
+        for t in parent.indices where parent[t] >= 0 { size[Int(find(Int32(t)))] += 1 }
+        var count = 0, largest = 0
+        for t in parent.indices where size[t] > 0 {
+            count += 1
+            largest = max(largest, Int(size[t]) + 1)
+        }
+        return (count, largest)
     }
 }
