@@ -17,7 +17,7 @@ public extension HitTester {
     /// path through the BVH (see ``TriangleBVH/coherentOrder(_:)``), which keeps its nodes and
     /// triangles in cache; every answer is the one a single query gives.
     func intersect(_ rays: [Ray]) -> [RayHit?] {
-        answerRays(rays) { hit, ray in rayHit(hit, of: ray) }
+        answerRays(rays)
     }
 
     /// ``firstHit(_:)`` for many rays, in chunks on all cores, in the coherent order of
@@ -25,18 +25,37 @@ public extension HitTester {
     /// gives. Use it when only the nearest triangle is needed: an answer is 32 bytes where a
     /// ``RayHit`` record is 224, and none of the mesh's per-vertex arrays is read.
     func firstHits(_ rays: [Ray]) -> [TriangleHit] {
-        answerRays(rays) { hit, _ in hit }
+        answerRays(rays)
     }
+}
+
+/// What a batch of rays answers each ray with, made from its first hit.
+protocol BatchAnswer {
+    static func make(_ hit: TriangleHit, of ray: Ray, tester: HitTester) -> Self
+}
+
+extension TriangleHit: BatchAnswer {
+    @inline(__always)
+    static func make(_ hit: TriangleHit, of _: Ray, tester _: HitTester) -> TriangleHit { hit }
+}
+
+extension Optional: BatchAnswer where Wrapped == RayHit {
+    @inline(__always)
+    static func make(_ hit: TriangleHit, of ray: Ray, tester: HitTester) -> RayHit? { tester.rayHit(hit, of: ray) }
 }
 
 extension HitTester {
     /// Queries per chunk; enough to pay for a thread hand-off, few enough to balance two cores.
     static let chunkSize = 4096
+    /// Rays taken at a time in a coherent batch (20 KB of them).
+    static let gatherBlock = 256
 
-    /// `answer(firstHit(ray), ray)` for every ray, in chunks on all cores, taken in the coherent
-    /// order and written straight to the ray's slot of the result.
-    @inline(__always)
-    func answerRays<Answer>(_ rays: [Ray], _ answer: (TriangleHit, Ray) -> Answer) -> [Answer] {
+    /// `Answer.make(firstHit(ray), ray)` for every ray, in chunks on all cores, written to the
+    /// ray's slot of the result. A large batch is taken in the coherent order: the rays then come
+    /// from all over their array and the answers go all over theirs, a cache miss each, which a
+    /// walk in between would wait for one by one. So a block of rays is gathered first, walked,
+    /// and its answers scattered, each in a short loop whose misses overlap.
+    func answerRays<Answer: BatchAnswer>(_ rays: [Ray]) -> [Answer] {
         let count = rays.count
         guard count > 0 else { return [] }
         return rays.withUnsafeBufferPointer { input in
@@ -48,17 +67,35 @@ extension HitTester {
                 // Each chunk initializes only its own slots, and all finish before this returns.
                 parallelChunks(count, minimumChunk: HitTester.chunkSize) { range in
                     bvh.withTraversal { traversal in
-                        @inline(__always) func one(_ i: Int) {
-                            let ray = input[i]
-                            let hit = traversal.firstHit(origin: ray.origin, direction: ray.direction, tmin: ray.tmin, tmax: ray.tmax)
-                            (out.base + i).initialize(to: answer(hit, ray))
-                        }
-                        if let order {
-                            order.withUnsafeBufferPointer { order in
-                                for k in range { one(Int(order[k])) }
+                        guard let order else {
+                            for i in range {
+                                let ray = input[i]
+                                let hit = traversal.firstHit(origin: ray.origin, direction: ray.direction, tmin: ray.tmin, tmax: ray.tmax)
+                                (out.base + i).initialize(to: Answer.make(hit, of: ray, tester: self))
                             }
-                        } else {
-                            for i in range { one(i) }
+                            return
+                        }
+                        withUnsafeTemporaryAllocation(of: Ray.self, capacity: HitTester.gatherBlock) { block in
+                            withUnsafeTemporaryAllocation(of: TriangleHit.self, capacity: HitTester.gatherBlock) { found in
+                                guard let local = block.baseAddress, let hits = found.baseAddress else { return }
+                                order.withUnsafeBufferPointer { order in
+                                    var start = range.lowerBound
+                                    while start < range.upperBound {
+                                        let end = Swift.min(start + HitTester.gatherBlock, range.upperBound)
+                                        for k in start..<end { (local + (k - start)).initialize(to: input[Int(order[k])]) }
+                                        for j in 0..<(end - start) {
+                                            let ray = local[j]
+                                            hits[j] = traversal.firstHit(
+                                                origin: ray.origin, direction: ray.direction, tmin: ray.tmin, tmax: ray.tmax)
+                                        }
+                                        for k in start..<end {
+                                            let answer = Answer.make(hits[k - start], of: local[k - start], tester: self)
+                                            (out.base + Int(order[k])).initialize(to: answer)
+                                        }
+                                        start = end
+                                    }
+                                }
+                            }
                         }
                     }
                 }

@@ -18,7 +18,10 @@ extension TriangleBVH {
             builder.buildTriangles()
         }
         builder.nodes.removeLast(builder.nodes.count - builder.used)
-        self.init(nodes: builder.nodes, order: builder.order, positions: positions, triangles: triangles)
+        let wide = TriangleBVH.collapse(builder.nodes)
+        self.init(
+            nodeStorage: wide.storage, nodeStart: wide.start, nodeCount: wide.count, root: builder.nodes.first,
+            order: builder.order, positions: positions, triangles: triangles)
     }
 }
 
@@ -300,5 +303,88 @@ extension TriangleBVH {
                 if nth <= j { hi = j } else if nth >= i { lo = i } else { return }
             }
         }
+    }
+}
+
+extension TriangleBVH {
+    /// The binary tree `binary` (root 0, children of an inner node at `first` and `first + 1`,
+    /// always after their parent; nodes not reached from the root ignored) as a 4-wide one, in
+    /// the walk's aligned node memory: each inner node at an even depth becomes a wide node
+    /// whose lanes are its children, or in place of an inner child that child's own two, so it
+    /// has up to four lanes and the tree half the levels. Boxes are copied unchanged; wide nodes
+    /// keep the binary order (parents before children). Two passes in index order: depths and
+    /// wide indices, then the lanes.
+    static func collapse(_ binary: [BVHNode]) -> (storage: [SIMD4<Float>], start: Int, count: Int) {
+        let n = binary.count
+        guard n > 0 else { return ([], 0, 0) }
+        // −1: not a wide node; −2: an inner node at an odd depth; ≥ 0: its wide node.
+        var wide = [Int32](repeating: -1, count: n)
+        var count = 0
+        binary.withUnsafeBufferPointer { binary in
+            wide.withUnsafeMutableBufferPointer { wide in
+                wide[0] = 0
+                count = 1
+                for b in 0..<n where wide[b] != -1 && !binary[b].isLeaf {
+                    let first = Int(binary[b].first)
+                    if wide[b] == -2 {
+                        for c in first...(first + 1) where !binary[c].isLeaf {
+                            wide[c] = Int32(truncatingIfNeeded: count)
+                            count += 1
+                        }
+                    } else {
+                        for c in first...(first + 1) where !binary[c].isLeaf { wide[c] = -2 }
+                    }
+                }
+            }
+        }
+        let vectorsPerNode = WideNode.size / MemoryLayout<SIMD4<Float>>.stride
+        let padding = WideNode.alignment / MemoryLayout<SIMD4<Float>>.stride
+        var start = 0
+        let storage = [SIMD4<Float>](unsafeUninitializedCapacity: count * vectorsPerNode + padding) { buffer, initialized in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            guard let base = raw.baseAddress else { return }
+            let address = UInt(bitPattern: base)
+            let alignment = UInt(WideNode.alignment)
+            start = Int(((address + alignment - 1) & ~(alignment - 1)) - address)
+            // The padding before node 0 and after the last; every node is written in full below.
+            UnsafeMutableRawBufferPointer(rebasing: raw[..<start]).initializeMemory(as: UInt8.self, repeating: 0)
+            UnsafeMutableRawBufferPointer(rebasing: raw[(start + count * WideNode.size)...]).initializeMemory(as: UInt8.self, repeating: 0)
+            binary.withUnsafeBufferPointer { binary in
+                wide.withUnsafeBufferPointer { wide in
+                    func lane(_ node: UnsafeMutableRawPointer, _ k: Int, _ c: Int) {
+                        let child = binary[c]
+                        if child.isLeaf {
+                            WideNode.set(node, lane: k, box: child, child: child.first, count: child.count)
+                        } else {
+                            WideNode.set(node, lane: k, box: child, child: wide[c], count: 0)
+                        }
+                    }
+                    for b in 0..<n where wide[b] >= 0 {
+                        let node = base + start + Int(wide[b]) * WideNode.size
+                        WideNode.clear(node)
+                        if binary[b].isLeaf {
+                            // A root that is a leaf: one lane.
+                            lane(node, 0, b)
+                            continue
+                        }
+                        var k = 0
+                        let first = Int(binary[b].first)
+                        for c in first...(first + 1) {
+                            if binary[c].isLeaf {
+                                lane(node, k, c)
+                                k += 1
+                            } else {
+                                let grand = Int(binary[c].first)
+                                lane(node, k, grand)
+                                lane(node, k + 1, grand + 1)
+                                k += 2
+                            }
+                        }
+                    }
+                }
+            }
+            initialized = buffer.count
+        }
+        return (storage, start, count)
     }
 }

@@ -11,7 +11,7 @@ extension TriangleBVH {
     /// memory; it changes no answer. Ties keep the rays' order (the sort is stable).
     func coherentOrder(_ rays: UnsafeBufferPointer<Ray>) -> [Int32]? {
         let count = rays.count
-        guard count >= TriangleBVH.coherentBatchMinimum, count < Int(Int32.max), let root = nodes.first else {
+        guard count >= TriangleBVH.coherentBatchMinimum, count < Int(Int32.max), let root else {
             return nil
         }
         let lo = root.lower, size = root.upper - lo

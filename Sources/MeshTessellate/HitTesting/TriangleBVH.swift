@@ -1,18 +1,48 @@
 import SurfaceKit
 
-/// A bounding volume hierarchy over a triangle mesh: a flat array of 32-byte nodes with integer
-/// children (siblings adjacent), walked nearer child first with a fixed-size stack, built
-/// deterministically. Leaves name runs of `order`, the original triangle indices in leaf order;
-/// the triangles are read from the mesh's own arrays (shared, not copied).
+/// A bounding volume hierarchy over a triangle mesh, walked 4 wide: a flat array of 128-byte
+/// ``WideNode``s aligned to cache lines (the binary build's tree with every other level folded
+/// in), each testing a ray against its four children's single-precision boxes in one go, nearer
+/// children first. Leaves name runs of `order`, the original triangle indices in leaf order; the
+/// triangles are read from the mesh's own arrays (shared, not copied) and tested in double
+/// precision, so the boxes only decide what is tested, never the answer.
 struct TriangleBVH: Sendable {
-    var nodes: [BVHNode]
+    /// The nodes, from byte `nodeStart` of this array's memory (vectors of four floats; the
+    /// padding before puts node 0 at a multiple of ``WideNode/alignment``). Node 0 is the root.
+    let nodeStorage: [SIMD4<Float>]
+    let nodeStart: Int
+    let nodeCount: Int
+    /// The root's box: the box of every triangle.
+    let root: BVHNode?
     /// Original triangle index of each triangle in leaf order.
-    var order: [Int32]
-    var positions: [Point3D]
-    var triangles: [SIMD3<Int32>]
+    let order: [Int32]
+    let positions: [Point3D]
+    let triangles: [SIMD3<Int32>]
+    /// The largest magnitude of the root box's bounds on each axis, for the walk's error bounds.
+    let reach: SIMD3<Double>
 
-    /// The deepest a balanced build gets (median splits halve the work) with room to spare.
+    /// Room for the pending children of a walk: at most three a level, and a median build over
+    /// up to 2³¹ triangles is at most 32 binary, 16 wide levels deep.
     static let stackCapacity = 128
+
+    init(
+        nodeStorage: [SIMD4<Float>], nodeStart: Int, nodeCount: Int, root: BVHNode?, order: [Int32], positions: [Point3D],
+        triangles: [SIMD3<Int32>]
+    ) {
+        self.nodeStorage = nodeStorage
+        self.nodeStart = nodeStart
+        self.nodeCount = nodeCount
+        self.root = root
+        self.order = order
+        self.positions = positions
+        self.triangles = triangles
+        reach =
+            root.map { r in
+                SIMD3(
+                    Swift.max(abs(Double(r.minX)), abs(Double(r.maxX))), Swift.max(abs(Double(r.minY)), abs(Double(r.maxY))),
+                    Swift.max(abs(Double(r.minZ)), abs(Double(r.maxZ))))
+            } ?? .zero
+    }
 
     /// The nearest hit in `tmin…tmax` (closed), or ``TriangleHit/miss``: the original triangle, t
     /// and the barycentric (u, v) of b and c. Of triangles hit at exactly the same t, the lowest
@@ -24,12 +54,15 @@ struct TriangleBVH: Sendable {
     /// `body` with a ``Traversal`` of this hierarchy (its arrays' memory and a stack), for any
     /// number of queries on one thread.
     func withTraversal<Result>(_ body: (Traversal) -> Result) -> Result {
-        nodes.withUnsafeBufferPointer { nodes in
+        nodeStorage.withUnsafeBytes { storage in
             order.withUnsafeBufferPointer { order in
                 triangles.withUnsafeBufferPointer { triangles in
                     positions.withUnsafeBufferPointer { positions in
-                        withUnsafeTemporaryAllocation(of: Int32.self, capacity: TriangleBVH.stackCapacity) { stack in
-                            body(Traversal(nodes: nodes, order: order, triangles: triangles, positions: positions, stack: stack))
+                        withUnsafeTemporaryAllocation(of: StackEntry.self, capacity: TriangleBVH.stackCapacity) { stack in
+                            body(
+                                Traversal(
+                                    nodes: nodeCount > 0 ? storage.baseAddress.map { $0 + nodeStart } : nil, order: order,
+                                    triangles: triangles, positions: positions, stack: stack, reach: reach))
                         }
                     }
                 }
@@ -37,134 +70,260 @@ struct TriangleBVH: Sendable {
         }
     }
 
-    /// The memory a walk reads, valid inside ``withTraversal(_:)``.
-    struct Traversal {
-        let nodes: UnsafeBufferPointer<BVHNode>
-        let order: UnsafeBufferPointer<Int32>
-        let triangles: UnsafeBufferPointer<SIMD3<Int32>>
-        let positions: UnsafeBufferPointer<Point3D>
-        let stack: UnsafeMutableBufferPointer<Int32>
-
-        @inline(__always)
-        func firstHit(origin o: SIMD3<Double>, direction d: SIMD3<Double>, tmin: Double, tmax: Double) -> TriangleHit {
-            guard !nodes.isEmpty else { return .miss }
-            return TriangleBVH.walk(
-                nodes: nodes, order: order, triangles: triangles, positions: positions, stack: stack, origin: o,
-                direction: d, inverse: TriangleBVH.inverse(d), tmin: tmin, tmax: tmax)
-        }
-    }
-
-    @inline(__always)
-    static func walk(
-        nodes: UnsafeBufferPointer<BVHNode>, order: UnsafeBufferPointer<Int32>,
-        triangles: UnsafeBufferPointer<SIMD3<Int32>>, positions: UnsafeBufferPointer<Point3D>,
-        stack: UnsafeMutableBufferPointer<Int32>, origin o: SIMD3<Double>, direction d: SIMD3<Double>,
-        inverse inv: SIMD3<Double>, tmin: Double, tmax: Double
-    ) -> TriangleHit {
-        // Barycentric slack so a ray through a shared edge hits one of its triangles despite rounding.
-        let slack = 1e-12
-        var bestTriangle = -1
-        var bestU = 0.0, bestV = 0.0
-        var far = tmax
-        var top = 0
-        var index = 0
-        guard let base = UnsafeRawPointer(nodes.baseAddress) else { return .miss }
-        // Byte offsets of the near and far bound of each axis (minimum first along a positive
-        // direction), so the slab test needs no minimum and maximum per axis: the same entry as
-        // ``BVHNode/entry(origin:inverse:tmin:tmax:)``.
-        let stride = MemoryLayout<BVHNode>.stride
-        let offsets = BVHNode.boundOffsets
-        let (minX, minY, minZ) = (offsets[0], offsets[1], offsets[2])
-        let (maxX, maxY, maxZ) = (offsets[3], offsets[4], offsets[5])
-        let (nearX, farX) = inv.x < 0 ? (maxX, minX) : (minX, maxX)
-        let (nearY, farY) = inv.y < 0 ? (maxY, minY) : (minY, maxY)
-        let (nearZ, farZ) = inv.z < 0 ? (maxZ, minZ) : (minZ, maxZ)
-        @inline(__always) func entry(_ i: Int, _ tmax: Double) -> Double {
-            let node = base + i * stride
-            let x0 = (Double(node.load(fromByteOffset: nearX, as: Float.self)) - o.x) * inv.x
-            let x1 = (Double(node.load(fromByteOffset: farX, as: Float.self)) - o.x) * inv.x
-            let y0 = (Double(node.load(fromByteOffset: nearY, as: Float.self)) - o.y) * inv.y
-            let y1 = (Double(node.load(fromByteOffset: farY, as: Float.self)) - o.y) * inv.y
-            let z0 = (Double(node.load(fromByteOffset: nearZ, as: Float.self)) - o.z) * inv.z
-            let z1 = (Double(node.load(fromByteOffset: farZ, as: Float.self)) - o.z) * inv.z
-            let near = larger(larger(x0, y0), larger(z0, tmin))
-            let far = smaller(smaller(x1, y1), smaller(z1, tmax))
-            return near <= far ? near : .infinity
-        }
-        guard entry(0, far) < .infinity else { return .miss }
-        while true {
-            let node = nodes[index]
-            if node.isLeaf {
-                let end = Int(node.first) + Int(node.count)
-                for k in Int(node.first)..<end {
-                    let triangle = Int(order[k])
-                    let tri = triangles[triangle]
-                    let p0 = positions[Int(tri.x)]
-                    let e1 = positions[Int(tri.y)] - p0
-                    let e2 = positions[Int(tri.z)] - p0
-                    // Möller–Trumbore, double-sided.
-                    let p = cross(d, e2)
-                    let det = dot(e1, p)
-                    guard det != 0 else { continue }
-                    let invDet = 1 / det
-                    let s = o - p0
-                    let u = dot(s, p) * invDet
-                    guard u >= -slack, u <= 1 + slack else { continue }
-                    let q = cross(s, e1)
-                    let v = dot(d, q) * invDet
-                    guard v >= -slack, u + v <= 1 + slack else { continue }
-                    let t = dot(e2, q) * invDet
-                    guard t >= tmin, t <= far, t.isFinite else { continue }
-                    // Of equal t, the lowest index wins.
-                    if bestTriangle >= 0, t == far, triangle > bestTriangle { continue }
-                    bestTriangle = triangle
-                    bestU = u
-                    bestV = v
-                    far = t
-                }
-            } else {
-                let left = Int(node.first), right = left + 1
-                let tl = entry(left, far)
-                let tr = entry(right, far)
-                if tl < .infinity, tr < .infinity {
-                    // Nearer child first; the other waits on the stack.
-                    let (near, other) = tl <= tr ? (left, right) : (right, left)
-                    if top < stack.count {
-                        stack[top] = Int32(truncatingIfNeeded: other)
-                        top += 1
-                    }
-                    index = near
-                    continue
-                } else if tl < .infinity {
-                    index = left
-                    continue
-                } else if tr < .infinity {
-                    index = right
-                    continue
-                }
-            }
-            // Pop, skipping nodes that now lie beyond the nearest hit.
-            var next = -1
-            while top > 0 {
-                top -= 1
-                let candidate = Int(stack[top])
-                if entry(candidate, far) < .infinity {
-                    next = candidate
-                    break
-                }
-            }
-            if next < 0 { break }
-            index = next
-        }
-        guard bestTriangle >= 0 else { return .miss }
-        return TriangleHit(t: far, u: bestU, v: bestV, triangle: Int32(truncatingIfNeeded: bestTriangle))
+    /// A child waiting on the walk's stack: a node (`count == 0`) or a leaf, and where the ray
+    /// enters its box (a lower bound).
+    struct StackEntry {
+        var child: Int32
+        var count: Int32
+        var near: Float
     }
 }
 
-// Written out here so they inline into the walk (plain comparisons compile to single min/max
-// instructions; the generic ones check for NaN).
-@inline(__always) private func larger(_ a: Double, _ b: Double) -> Double { a > b ? a : b }
-@inline(__always) private func smaller(_ a: Double, _ b: Double) -> Double { a < b ? a : b }
+extension TriangleBVH {
+    /// The memory a walk reads, valid inside ``TriangleBVH/withTraversal(_:)``.
+    struct Traversal {
+        let nodes: UnsafeRawPointer?
+        let order: UnsafeBufferPointer<Int32>
+        let triangles: UnsafeBufferPointer<SIMD3<Int32>>
+        let positions: UnsafeBufferPointer<Point3D>
+        let stack: UnsafeMutableBufferPointer<StackEntry>
+        let reach: SIMD3<Double>
+
+        /// Barycentric slack so a ray through a shared edge hits one of its triangles despite rounding.
+        static let slack = 1e-12
+
+        /// The ray in single precision for the box tests, with room for their rounding, or `nil`
+        /// when it cannot be put so (a NaN or infinite origin, direction or interval, an origin
+        /// beyond single precision's range, or a direction so long or a scene so near 0 that
+        /// the entry distances would be subnormal floats): such rays test every triangle.
+        ///
+        /// A box bound b is entered at t = (b − o)/d. The walk computes (b − o′)·i′ in single
+        /// precision, i′ = Float(1/d), with o′ the origin moved ahead along the axis for the near
+        /// bound (so t comes out smaller) and back for the far one, by δ = (B + |o|)·2⁻²¹ (B the
+        /// largest |b| on that axis) and rounded outward. The roundings of 1/d, of the difference
+        /// and of the product change the result by at most |1/d|·(|b| + |o′|)·3.01·2⁻²⁴, less
+        /// than the move's δ/|d|; so the near value is at most the true t and the far value at
+        /// least. An axis the ray does not move along (d = 0) gets i′ = ±∞ and the origin
+        /// unmoved: (b − o′)·i′ is then ±∞ on the right side of the slab, or NaN where o′ = b,
+        /// which the tests skip (the ray lies in the closed slab); o′ lies in the box's bounds
+        /// whenever o lies in the triangles' (rounding is monotonic and the bounds are widened).
+        /// The interval is rounded outward. So a box is never skipped that the ray enters within
+        /// its interval.
+        @inline(__always)
+        func setup(origin o: SIMD3<Double>, direction d: SIMD3<Double>, tmin: Double, tmax: Double) -> RaySetup? {
+            guard !tmin.isNaN, !tmax.isNaN else { return nil }
+            // One axis: the origin for the near and the far bound, and the inverse direction.
+            @inline(__always) func axis(_ o: Double, _ d: Double, _ reach: Double) -> (near: Float, far: Float, inverse: Float)? {
+                let origin = Float(o)
+                guard origin.isFinite, d.isFinite else { return nil }
+                guard d != 0 else { return (origin, origin, d.sign == .minus ? -.infinity : .infinity) }
+                let inv = 1 / d
+                let scale = reach + abs(o)
+                let inverse = Float(inv)
+                guard inverse.isFinite, inverse != 0, scale >= 0x1p-100, scale * abs(inv) >= 0x1p-100 else { return nil }
+                let delta = scale * 0x1p-21
+                // Ahead is +δ along a positive direction.
+                let (ahead, behind) = d > 0 ? (o + delta, o - delta) : (o - delta, o + delta)
+                let near = d > 0 ? Float(ahead).nextUp : Float(ahead).nextDown
+                let far = d > 0 ? Float(behind).nextDown : Float(behind).nextUp
+                guard near.isFinite, far.isFinite else { return nil }
+                return (near, far, inverse)
+            }
+            guard let x = axis(o.x, d.x, reach.x), let y = axis(o.y, d.y, reach.y), let z = axis(o.z, d.z, reach.z) else {
+                return nil
+            }
+            var lower = Float(tmin), upper = Float(tmax)
+            if Double(lower) > tmin { lower = lower.nextDown }
+            if Double(upper) < tmax { upper = upper.nextUp }
+            return RaySetup(
+                near: SIMD3(x.near, y.near, z.near), far: SIMD3(x.far, y.far, z.far), inverse: SIMD3(x.inverse, y.inverse, z.inverse),
+                tmin: lower, tmax: upper)
+        }
+
+        /// The ray's single-precision form for the box tests: the origin moved for the near and
+        /// for the far bounds, and the inverse direction.
+        struct RaySetup {
+            var near: SIMD3<Float>
+            var far: SIMD3<Float>
+            var inverse: SIMD3<Float>
+            var tmin: Float
+            var tmax: Float
+        }
+
+        /// The nearest hit in `tmin…tmax`; of equal t, the lowest triangle index.
+        @inline(__always)
+        func firstHit(origin o: SIMD3<Double>, direction d: SIMD3<Double>, tmin: Double, tmax: Double) -> TriangleHit {
+            guard let nodes else { return .miss }
+            guard !(tmin > tmax) else { return .miss }
+            guard let ray = setup(origin: o, direction: d, tmin: tmin, tmax: tmax) else {
+                return everyTriangle(origin: o, direction: d, tmin: tmin, tmax: tmax)
+            }
+            var best = Best(far: tmax)
+            typealias Offset = WideNode.Offset
+            // The near and far bound of each axis (the minimum is near along a positive direction),
+            // so the slab test needs no minimum and maximum per axis.
+            let (nearX, farX) = ray.inverse.x < 0 ? (Offset.maxX, Offset.minX) : (Offset.minX, Offset.maxX)
+            let (nearY, farY) = ray.inverse.y < 0 ? (Offset.maxY, Offset.minY) : (Offset.minY, Offset.maxY)
+            let (nearZ, farZ) = ray.inverse.z < 0 ? (Offset.maxZ, Offset.minZ) : (Offset.minZ, Offset.maxZ)
+            let nx = SIMD4(repeating: ray.near.x), ny = SIMD4(repeating: ray.near.y), nz = SIMD4(repeating: ray.near.z)
+            let fx = SIMD4(repeating: ray.far.x), fy = SIMD4(repeating: ray.far.y), fz = SIMD4(repeating: ray.far.z)
+            let ix = SIMD4(repeating: ray.inverse.x), iy = SIMD4(repeating: ray.inverse.y), iz = SIMD4(repeating: ray.inverse.z)
+            let lower = SIMD4(repeating: ray.tmin)
+            var upperBound = ray.tmax
+            var top = 0
+            var child: Int32 = 0, count: Int32 = 0
+            while true {
+                if count > 0 {
+                    testLeaf(first: Int(child), count: Int(count), origin: o, direction: d, tmin: tmin, best: &best)
+                    upperBound = best.farFloat
+                } else {
+                    let node = nodes + Int(child) * WideNode.size
+                    let x0 = (node.load(fromByteOffset: nearX, as: SIMD4<Float>.self) - nx) * ix
+                    let x1 = (node.load(fromByteOffset: farX, as: SIMD4<Float>.self) - fx) * ix
+                    let y0 = (node.load(fromByteOffset: nearY, as: SIMD4<Float>.self) - ny) * iy
+                    let y1 = (node.load(fromByteOffset: farY, as: SIMD4<Float>.self) - fy) * iy
+                    let z0 = (node.load(fromByteOffset: nearZ, as: SIMD4<Float>.self) - nz) * iz
+                    let z1 = (node.load(fromByteOffset: farZ, as: SIMD4<Float>.self) - fz) * iz
+                    // NaN (a ray in a bounding plane it does not move across) must lose: the
+                    // first operand of each.
+                    let near = larger(x0, larger(y0, larger(z0, lower)))
+                    let far = smaller(x1, smaller(y1, smaller(z1, SIMD4(repeating: upperBound))))
+                    // Bit k set when the ray enters child k (a mask's lanes are all ones or zeros).
+                    let enters = unsafeBitCast(near .<= far, to: SIMD4<Int32>.self)
+                    var bits = (enters & SIMD4(1, 2, 4, 8)).wrappedSum()
+                    if bits != 0 {
+                        @inline(__always) func children(_ lane: Int) -> (child: Int32, count: Int32) {
+                            (
+                                node.load(fromByteOffset: Offset.child + 4 * lane, as: Int32.self),
+                                node.load(fromByteOffset: Offset.count + 4 * lane, as: Int32.self)
+                            )
+                        }
+                        let first = Int(bits.trailingZeroBitCount)
+                        bits &= bits - 1
+                        if bits == 0 {
+                            (child, count) = children(first)
+                            continue
+                        }
+                        // Two or more: all go on the stack, farthest deepest, and the nearest is
+                        // taken off again.
+                        let base = top
+                        var lane = first
+                        while true {
+                            if top < stack.count {
+                                var k = top
+                                let (c, n) = children(lane)
+                                let entry = StackEntry(child: c, count: n, near: near[lane])
+                                // Insertion: nearer entries end up on top.
+                                while k > base, stack[k - 1].near < entry.near {
+                                    stack[k] = stack[k - 1]
+                                    k -= 1
+                                }
+                                stack[k] = entry
+                                top += 1
+                            }
+                            if bits == 0 { break }
+                            lane = Int(bits.trailingZeroBitCount)
+                            bits &= bits - 1
+                        }
+                        top -= 1
+                        child = stack[top].child
+                        count = stack[top].count
+                        continue
+                    }
+                }
+                // Pop, skipping children that now lie beyond the nearest hit.
+                var found = false
+                while top > 0 {
+                    top -= 1
+                    let entry = stack[top]
+                    if entry.near <= upperBound {
+                        child = entry.child
+                        count = entry.count
+                        found = true
+                        break
+                    }
+                }
+                if !found { break }
+            }
+            return best.hit
+        }
+
+        /// The nearest hit so far.
+        struct Best {
+            var far: Double
+            var farFloat: Float
+            var triangle: Int32 = -1
+            var u = 0.0, v = 0.0
+
+            init(far: Double) {
+                self.far = far
+                farFloat = Best.roundedUp(far)
+            }
+
+            @inline(__always) static func roundedUp(_ t: Double) -> Float {
+                let f = Float(t)
+                return Double(f) < t ? f.nextUp : f
+            }
+
+            var hit: TriangleHit {
+                triangle >= 0 ? TriangleHit(t: far, u: u, v: v, triangle: triangle) : .miss
+            }
+        }
+
+        /// Tests the triangles `order[first..<first + count]` (double-sided Möller–Trumbore in
+        /// double precision), keeping the nearest; of equal t, the lowest index.
+        @inline(__always)
+        func testLeaf(
+            first: Int, count: Int, origin o: SIMD3<Double>, direction d: SIMD3<Double>, tmin: Double, best: inout Best
+        ) {
+            for k in first..<(first + count) {
+                test(Int(order[k]), origin: o, direction: d, tmin: tmin, best: &best)
+            }
+        }
+
+        @inline(__always)
+        func test(_ triangle: Int, origin o: SIMD3<Double>, direction d: SIMD3<Double>, tmin: Double, best: inout Best) {
+            let slack = Traversal.slack
+            let tri = triangles[triangle]
+            let p0 = positions[Int(tri.x)]
+            let e1 = positions[Int(tri.y)] - p0
+            let e2 = positions[Int(tri.z)] - p0
+            let p = cross(d, e2)
+            let det = dot(e1, p)
+            guard det != 0 else { return }
+            let invDet = 1 / det
+            let s = o - p0
+            let u = dot(s, p) * invDet
+            guard u >= -slack, u <= 1 + slack else { return }
+            let q = cross(s, e1)
+            let v = dot(d, q) * invDet
+            guard v >= -slack, u + v <= 1 + slack else { return }
+            let t = dot(e2, q) * invDet
+            guard t >= tmin, t <= best.far, t.isFinite else { return }
+            if best.triangle >= 0, t == best.far, triangle > Int(best.triangle) { return }
+            best.triangle = Int32(truncatingIfNeeded: triangle)
+            best.u = u
+            best.v = v
+            if t != best.far {
+                best.far = t
+                best.farFloat = Best.roundedUp(t)
+            }
+        }
+
+        /// The nearest hit over every triangle, for rays the box tests cannot take.
+        func everyTriangle(origin o: SIMD3<Double>, direction d: SIMD3<Double>, tmin: Double, tmax: Double) -> TriangleHit {
+            var best = Best(far: tmax)
+            for triangle in 0..<triangles.count { test(triangle, origin: o, direction: d, tmin: tmin, best: &best) }
+            return best.hit
+        }
+    }
+}
+
+// Written out here so they inline into the walk: the plain comparisons compile to single
+// instructions (the generic ones check for NaN), which return the second operand when the first
+// is NaN.
+@inline(__always) private func larger(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { b.replacing(with: a, where: a .> b) }
+@inline(__always) private func smaller(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { b.replacing(with: a, where: a .< b) }
 @inline(__always) private func dot(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
     a.x * b.x + a.y * b.y + a.z * b.z
 }
@@ -173,8 +332,8 @@ struct TriangleBVH: Sendable {
 }
 
 extension TriangleBVH {
-    /// The ray direction's componentwise inverse for the slab test. A zero component would make
-    /// 0 · ∞ = NaN there; a huge finite inverse keeps it a plain miss-or-hit.
+    /// The ray direction's componentwise inverse for a double-precision slab test. A zero
+    /// component would make 0 · ∞ = NaN there; a huge finite inverse keeps it a plain miss-or-hit.
     @inline(__always)
     static func inverse(_ d: SIMD3<Double>) -> SIMD3<Double> {
         func inverse(_ x: Double) -> Double {
