@@ -135,18 +135,27 @@ enum ScreenCoverage {
             }
             // A triangle is touched when a segment of R meets it (closed), other than its own edges and
             // segments that leave one of its corners outside its angle there.
-            for t in 0..<n where signs[t] != 0 {
-                let c = corners[t]
-                let a = screen[Int(c.x)], b = screen[Int(c.y)], d = screen[Int(c.z)]
-                let mnx = min(a.x, b.x, d.x), mxx = max(a.x, b.x, d.x), mny = min(a.y, b.y, d.y), mxy = max(a.y, b.y, d.y)
-                guard mxx >= lo.x, mnx <= hi.x, mxy >= lo.y, mny <= hi.y else { continue }
-                search: for y in cellY(mny)...cellY(mxy) {
-                    for x in cellX(mnx)...cellX(mxx) {
-                        for m in Int(start[y * nx + x])..<Int(start[y * nx + x + 1]) {
-                            let s = residual[Int(members[m])]
-                            if touches(s.a, s.b, c, screen, touch) {
-                                flagged[t] = true
-                                break search
+            screen.withUnsafeBufferPointer { screen in
+                start.withUnsafeBufferPointer { start in
+                    members.withUnsafeBufferPointer { members in
+                        flagged.withUnsafeMutableBufferPointer { flagged in
+                            for t in 0..<n where signs[t] != 0 {
+                                let c = corners[t]
+                                let a = screen[Int(c.x)], b = screen[Int(c.y)], d = screen[Int(c.z)]
+                                let mnx = min(a.x, b.x, d.x), mxx = max(a.x, b.x, d.x)
+                                let mny = min(a.y, b.y, d.y), mxy = max(a.y, b.y, d.y)
+                                guard mxx >= lo.x, mnx <= hi.x, mxy >= lo.y, mny <= hi.y else { continue }
+                                search: for y in cellY(mny)...cellY(mxy) {
+                                    for x in cellX(mnx)...cellX(mxx) {
+                                        for m in Int(start[y * nx + x])..<Int(start[y * nx + x + 1]) {
+                                            let s = residual[Int(members[m])]
+                                            if touches(s.a, s.b, c, screen, touch) {
+                                                flagged[t] = true
+                                                break search
+                                            }
+                                        }
+                                    }
+                                }
                             }
                         }
                     }
@@ -192,7 +201,9 @@ enum ScreenCoverage {
     /// edges never count; a segment from one of its corners counts only if it leaves the corner
     /// into or along the triangle.
     @inline(__always)
-    private static func touches(_ a: Int32, _ b: Int32, _ c: SIMD3<Int32>, _ screen: [Point3D], _ touch: Double) -> Bool {
+    private static func touches(
+        _ a: Int32, _ b: Int32, _ c: SIMD3<Int32>, _ screen: UnsafeBufferPointer<Point3D>, _ touch: Double
+    ) -> Bool {
         let sharedA = c.x == a || c.y == a || c.z == a, sharedB = c.x == b || c.y == b || c.z == b
         if sharedA && sharedB { return false }
         if sharedA || sharedB {

@@ -54,8 +54,8 @@ enum ScreenPairs {
                 let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
                 guard area != 0, area.isFinite, a.z.isFinite, b.z.isFinite, c.z.isFinite else { continue }
                 sign[t] = area > 0 ? 1 : -1
-                lo = pointwiseMin(lo, pointwiseMin(SIMD2(a.x, a.y), pointwiseMin(SIMD2(b.x, b.y), SIMD2(c.x, c.y))))
-                hi = pointwiseMax(hi, pointwiseMax(SIMD2(a.x, a.y), pointwiseMax(SIMD2(b.x, b.y), SIMD2(c.x, c.y))))
+                lo = SIMD2(min(lo.x, a.x, b.x, c.x), min(lo.y, a.y, b.y, c.y))
+                hi = SIMD2(max(hi.x, a.x, b.x, c.x), max(hi.y, a.y, b.y, c.y))
             }
         }
         guard lo.x <= hi.x else { return result }
@@ -84,8 +84,8 @@ enum ScreenPairs {
                 boxes[t] = SIMD4(down(mnx), down(mny), up(mxx), up(mxy))
                 let (sa, sb, sc) = (a.x + a.y, b.x + b.y, c.x + c.y), (da, db, dc) = (a.x - a.y, b.x - b.y, c.x - c.y)
                 diagonals[t] = SIMD4(down(min(sa, sb, sc)), down(min(da, db, dc)), up(max(sa, sb, sc)), up(max(da, db, dc)))
-                lo = pointwiseMin(lo, SIMD2(mnx, mny))
-                hi = pointwiseMax(hi, SIMD2(mxx, mxy))
+                lo = SIMD2(min(lo.x, mnx), min(lo.y, mny))
+                hi = SIMD2(max(hi.x, mxx), max(hi.y, mxy))
                 sumExtent += max(mxx - mnx, mxy - mny)
                 activeCount += 1
             }
@@ -311,9 +311,11 @@ enum ScreenPairs {
     private static func decide(min minD: Double, max maxD: Double, _ p: (Point3D, Point3D, Point3D), _ q: (Point3D, Point3D, Point3D))
         -> Relation
     {
-        let mn = pointwiseMin(pointwiseMin(pointwiseMin(p.0, p.1), pointwiseMin(p.2, q.0)), pointwiseMin(q.1, q.2))
-        let mx = pointwiseMax(pointwiseMax(pointwiseMax(p.0, p.1), pointwiseMax(p.2, q.0)), pointwiseMax(q.1, q.2))
-        let tolerance = 1e-12 * (mx - mn).max()
+        let size = max(
+            max(p.0.x, p.1.x, p.2.x, q.0.x, q.1.x, q.2.x) - min(p.0.x, p.1.x, p.2.x, q.0.x, q.1.x, q.2.x),
+            max(p.0.y, p.1.y, p.2.y, q.0.y, q.1.y, q.2.y) - min(p.0.y, p.1.y, p.2.y, q.0.y, q.1.y, q.2.y),
+            max(p.0.z, p.1.z, p.2.z, q.0.z, q.1.z, q.2.z) - min(p.0.z, p.1.z, p.2.z, q.0.z, q.1.z, q.2.z))
+        let tolerance = 1e-12 * size
         switch (maxD > tolerance, minD < -tolerance) {
         case (true, true): return .crossing
         case (true, false): return .firstInFront
@@ -421,6 +423,7 @@ struct UnionFind {
 
     init(count: Int) { parent = [Int32](repeating: -1, count: count) }
 
+    @inline(__always)
     mutating func find(_ x: Int32) -> Int32 {
         var x = x
         while true {
@@ -433,6 +436,7 @@ struct UnionFind {
         }
     }
 
+    @inline(__always)
     mutating func union(_ a: Int32, _ b: Int32) {
         let ra = find(a), rb = find(b)
         if ra < rb { parent[Int(rb)] = ra } else if rb < ra { parent[Int(ra)] = rb }
