@@ -22,6 +22,8 @@ enum ScreenCoverage {
     static func candidates(screen: [Point3D], triangles: [SIMD3<Int32>], signs: [Double], scale: Double) -> [Bool]? {
         let n = triangles.count
         let vertexCount = screen.count
+        // Corner and cell counts are kept in Int32.
+        guard 8 * n + 1_024 < Int(Int32.max) else { return nil }
         // Corners counterclockwise on screen.
         let corners = (0..<n).map { t in
             let v = triangles[t]
