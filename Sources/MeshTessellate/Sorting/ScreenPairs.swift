@@ -69,9 +69,11 @@ enum ScreenPairs {
 
         // Screen boxes of the candidates, in Float rounded outward: a box test only filters, so it
         // may pass more but never fewer pairs.
-        var boxes = [SIMD4<Float>](repeating: .zero, count: n) // minX, minY, maxX, maxY
+        // Arrays by slot: the candidates in index order.
+        var list: [Int32] = []
+        var boxes: [SIMD4<Float>] = [] // minX, minY, maxX, maxY
         // The same along the diagonals (x + y, x − y): thin slanted triangles have loose boxes.
-        var diagonals = [SIMD4<Float>](repeating: .zero, count: n)
+        var diagonals: [SIMD4<Float>] = []
         lo = SIMD2<Double>(.infinity, .infinity)
         hi = SIMD2<Double>(-.infinity, -.infinity)
         var sumExtent = 0.0, activeCount = 0
@@ -81,9 +83,10 @@ enum ScreenPairs {
                 let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
                 let mnx = min(a.x, b.x, c.x), mny = min(a.y, b.y, c.y)
                 let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
-                boxes[t] = SIMD4(down(mnx), down(mny), up(mxx), up(mxy))
+                list.append(Int32(t))
+                boxes.append(SIMD4(down(mnx), down(mny), up(mxx), up(mxy)))
                 let (sa, sb, sc) = (a.x + a.y, b.x + b.y, c.x + c.y), (da, db, dc) = (a.x - a.y, b.x - b.y, c.x - c.y)
-                diagonals[t] = SIMD4(down(min(sa, sb, sc)), down(min(da, db, dc)), up(max(sa, sb, sc)), up(max(da, db, dc)))
+                diagonals.append(SIMD4(down(min(sa, sb, sc)), down(min(da, db, dc)), up(max(sa, sb, sc)), up(max(da, db, dc))))
                 lo = SIMD2(min(lo.x, mnx), min(lo.y, mny))
                 hi = SIMD2(max(hi.x, mxx), max(hi.y, mxy))
                 sumExtent += max(mxx - mnx, mxy - mny)
@@ -105,8 +108,7 @@ enum ScreenPairs {
         // Compressed rows: cell → triangles whose box meets it.
         var start = [Int32](repeating: 0, count: nx * ny + 1)
         var total = 0
-        for t in 0..<n where sign[t] != 0 {
-            let box = boxes[t]
+        for box in boxes {
             for y in cellY(box.y)...cellY(box.w) {
                 for x in cellX(box.x)...cellX(box.z) { start[y * nx + x + 1] += 1 }
             }
@@ -118,11 +120,10 @@ enum ScreenPairs {
         var members = [Int32](repeating: 0, count: total)
         // The boxes again in cell order, so that the box tests read memory in sequence.
         var cellBoxes = [SIMD4<Float>](repeating: .zero, count: total)
-        for t in 0..<n where sign[t] != 0 {
-            let box = boxes[t]
+        for (slot, box) in boxes.enumerated() {
             for y in cellY(box.y)...cellY(box.w) {
                 for x in cellX(box.x)...cellX(box.z) {
-                    members[Int(fill[y * nx + x])] = Int32(t)
+                    members[Int(fill[y * nx + x])] = Int32(slot)
                     cellBoxes[Int(fill[y * nx + x])] = box
                     fill[y * nx + x] += 1
                 }
@@ -154,29 +155,31 @@ enum ScreenPairs {
             triangles.withUnsafeBufferPointer { tris in
                 cellBoxes.withUnsafeBufferPointer { boxes in
                     diagonals.withUnsafeBufferPointer { diagonals in
-                        sign.withUnsafeBufferPointer { sign in
+                        list.withUnsafeBufferPointer { list in
                             members.withUnsafeBufferPointer { members in
                                 start.withUnsafeBufferPointer { start in
                                     var found = ScreenOcclusions()
                                     // Overlap clusters, for the statistics (roots are cluster minima).
-                                    var clusters = UnionFind(count: n)
+                                    var clusters = UnionFind(count: list.count)
                                     for cy in 0..<ny {
                                         for cx in 0..<nx {
                                             let cell = cy * nx + cx
                                             let range = Int(start[cell])..<Int(start[cell + 1])
                                             for p in range {
-                                                let i = Int(members[p])
+                                                let si = Int(members[p])
+                                                let i = Int(list[si])
                                                 let bi = boxes[p]
                                                 for q in (p + 1)..<range.upperBound {
-                                                    let j = Int(members[q])
+                                                    let sj = Int(members[q])
                                                     let bj = boxes[q]
                                                     // Sorted by left side: bj.x ≥ bi.x, and no later box can reach bi.
                                                     if bj.x >= bi.z { break }
                                                     guard bi.w > bj.y, bj.w > bi.y else { continue }
                                                     // Each pair once: in the cell holding the corner where the boxes start to meet.
                                                     guard cellX(max(bi.x, bj.x)) == cx, cellY(max(bi.y, bj.y)) == cy else { continue }
-                                                    let di = diagonals[i], dj = diagonals[j]
+                                                    let di = diagonals[si], dj = diagonals[sj]
                                                     guard di.z >= dj.x, dj.z >= di.x, di.w >= dj.y, dj.w >= di.y else { continue }
+                                                    let j = Int(list[sj])
                                                     let relation = relation(tris[i], tris[j], s, signs: (sign[i], sign[j]))
                                                     if relation == .apart { continue }
                                                     found.overlappingPairs += 1
@@ -196,7 +199,7 @@ enum ScreenPairs {
                                                         found.back.append(b)
                                                         found.front.append(a)
                                                     }
-                                                    clusters.union(a, b)
+                                                    clusters.union(Int32(si), Int32(sj))
                                                     if found.overlappingPairs > limit { return nil }
                                                 }
                                             }
