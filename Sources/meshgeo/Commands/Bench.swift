@@ -37,7 +37,7 @@ struct Bench: ParsableCommand {
 
     @Option(
         help:
-            "Only this variant (repeatable): steps1…steps4, steps1-frames…steps4-frames, auto, auto-uniform, auto-steps1, refine3, build, rays, depth, bsp, n101, n1001, fit1001."
+            "Only this variant (repeatable): steps1…steps4, steps1-frames…steps4-frames, auto, auto-uniform, auto-steps1, refine3, build, rays, rays-compact, depth, depth-mesh, bsp, n101, n1001, fit1001."
     )
     var variant: [String] = []
 
@@ -80,12 +80,12 @@ extension Bench {
         return line + "}"
     }
 
-    /// `w1 steps3    1 thread     641601 points    0.00640 s    100.25 M points/s`
+    /// `w1 steps3          1 thread     641601 points    0.00640 s    100.25 M points/s`
     static func textLine(_ f: BenchmarkFigure) -> String {
         func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
         func left(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
         let rate = f.perSecond >= 1e6 ? String(format: "%.2f M", f.perSecond / 1e6) : String(format: "%.1f k", f.perSecond / 1e3)
-        var line = pad("\(f.workload.rawValue) \(f.variant)", 12) + pad("\(f.threads) thread\(f.threads == 1 ? "" : "s")", 10)
+        var line = pad("\(f.workload.rawValue) \(f.variant)", 18) + pad("\(f.threads) thread\(f.threads == 1 ? "" : "s")", 10)
         line += left("\(f.size)", 9) + " " + pad(f.unit, 10) + left(String(format: "%.5f s", f.seconds), 12)
         line += "   " + rate + " \(f.unit)/s"
         if let cpu = f.cpuSeconds { line += String(format: "   (CPU %.5f s)", cpu) }
