@@ -52,37 +52,60 @@ enum ScreenCoverage {
         }
 
         // Each edge's net count (runs a → b minus runs b → a); the neighbour across a cancelled
-        // edge shared by exactly two triangles; and R, listed once per edge by its first triangle.
+        // edge shared by exactly two triangles; and R, each edge once with its net count. Every
+        // edge {v, x} is settled at its smaller end v, from the half-edges of v's triangles.
         var neighbour = [Int32](repeating: -1, count: 3 * n)
         var residual: [(a: Int32, b: Int32, weight: Int32)] = []
         corners.withUnsafeBufferPointer { corners in
             first.withUnsafeBufferPointer { first in
                 incident.withUnsafeBufferPointer { incident in
                     neighbour.withUnsafeMutableBufferPointer { neighbour in
-                        for t in 0..<n where signs[t] != 0 {
-                            let c = corners[t]
-                            for k in 0..<3 {
-                                let a = c[k], b = c[k == 2 ? 0 : k + 1]
-                                var net: Int32 = 0, others = 0, other: Int32 = -1, smallest = Int32(t)
-                                for p in Int(first[Int(a)])..<Int(first[Int(a) + 1]) {
-                                    let u = incident[p]
-                                    let cu = corners[Int(u)]
-                                    // u runs a → b when b follows a in its counterclockwise corners.
-                                    let forward = (cu.x == a && cu.y == b) || (cu.y == a && cu.z == b) || (cu.z == a && cu.x == b)
-                                    let backward = (cu.x == b && cu.y == a) || (cu.y == b && cu.z == a) || (cu.z == b && cu.x == a)
-                                    guard forward || backward else { continue }
-                                    net += forward ? 1 : -1
-                                    smallest = min(smallest, u)
-                                    if u != Int32(t) {
-                                        others += 1
-                                        other = u
+                        // Half-edges at v toward a larger x: (x, +1 for v → x or −1 for x → v, slot 3u + edge).
+                        var half: [(x: Int32, run: Int32, slot: Int32)] = []
+                        for v in 0..<vertexCount {
+                            let lower = Int(first[v]), upper = Int(first[v + 1])
+                            guard upper > lower else { continue }
+                            half.removeAll(keepingCapacity: true)
+                            let vv = Int32(v)
+                            for p in lower..<upper {
+                                let u = Int(incident[p])
+                                let c = corners[u]
+                                // Edge k runs corner k → corner k + 1.
+                                let at = c.x == vv ? 0 : (c.y == vv ? 1 : 2)
+                                let next = c[at == 2 ? 0 : at + 1], previous = c[at == 0 ? 2 : at - 1]
+                                if next > vv { half.append((next, 1, Int32(3 * u + at))) }
+                                if previous > vv { half.append((previous, -1, Int32(3 * u + (at == 0 ? 2 : at - 1)))) }
+                            }
+                            if half.count > 1 {
+                                if half.count <= 16 {
+                                    for i in 1..<half.count {
+                                        let moving = half[i]
+                                        var j = i
+                                        while j > 0, half[j - 1].x > moving.x {
+                                            half[j] = half[j - 1]
+                                            j -= 1
+                                        }
+                                        half[j] = moving
                                     }
+                                } else {
+                                    half.sort { ($0.x, $0.slot) < ($1.x, $1.slot) }
                                 }
-                                if net == 0 {
-                                    if others == 1 { neighbour[3 * t + k] = other }
-                                } else if smallest == Int32(t) {
-                                    residual.append((a, b, net))
+                            }
+                            var i = 0
+                            while i < half.count {
+                                var j = i + 1, net = half[i].run
+                                while j < half.count, half[j].x == half[i].x {
+                                    net += half[j].run
+                                    j += 1
                                 }
+                                if net != 0 {
+                                    residual.append((vv, half[i].x, net))
+                                } else if j - i == 2 {
+                                    let (s0, s1) = (Int(half[i].slot), Int(half[i + 1].slot))
+                                    neighbour[s0] = Int32(s1 / 3)
+                                    neighbour[s1] = Int32(s0 / 3)
+                                }
+                                i = j
                             }
                         }
                     }
