@@ -2,8 +2,8 @@ import SurfaceKit
 
 extension BenchmarkRunner {
     /// W3: the depth order of the tilted steps-3 ripple (`depth`: projection, keys and sort;
-    /// `depth-mesh`: the whole `.depth` sort with clipping and the reordered mesh), and the exact sort of the tilted steps-1 ripple (steps 3 splits far
-    /// too much to finish in a benchmark; see Docs/painters-sort.md).
+    /// `depth-mesh`: the whole `.depth` sort with clipping and the reordered mesh), and, when asked
+    /// for by name, the exact sort of the tilted steps-1 (`bsp`) and steps-3 (`bsp3`) ripples.
     func sorting(threads: Int, progress: (String) -> Void) throws -> [BenchmarkFigure] {
         var figures: [BenchmarkFigure] = []
         let (_, mesh, document) = try BenchmarkInputs.rippleTessellation(steps: 3)
@@ -37,6 +37,22 @@ extension BenchmarkRunner {
         // The exact sort runs only when asked for by name. It once ran away on this scene (a
         // sliver's tree that made no progress, 17 GB seen); its tree is now bounded by its pieces
         // and the budget below bounds those (see Docs/performance.md).
+        if variants.contains("bsp3") {
+            // The exact sort of the steps-3 tessellation itself (clipping, pool and output mesh
+            // included, as in `depth-mesh`), with the same budget rule.
+            progress("w3 bsp3")
+            let budget = 10 * mesh.triangleCount
+            var added = 0
+            let seconds = try median(runs: 3) {
+                added = try PainterSorter.sorted(
+                    mesh: mesh, geometry: document.geometry, mode: .bsp, space: .points, maximumTriangles: budget
+                ).statistics.addedPieces
+            }
+            figures.append(
+                BenchmarkFigure.measured(
+                    workload: .w3, variant: "bsp3", threads: threads, size: mesh.triangleCount, seconds: seconds, unit: "triangles",
+                    added: added))
+        }
         guard variants.contains("bsp") else { return figures }
         let (_, coarse, _) = try BenchmarkInputs.rippleTessellation(steps: 1)
         progress("w3 bsp")

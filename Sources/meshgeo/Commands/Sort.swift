@@ -42,7 +42,9 @@ struct Sort: ParsableCommand {
             if verbose {
                 StandardError.write(
                     "sort: \(statistics.clippedTriangles) triangles after clipping, \(statistics.addedPieces) pieces added by splitting, "
-                        + "\(statistics.outputTriangles) written (\(statistics.overlapClusters) overlapping clusters, largest \(statistics.largestCluster))"
+                        + "\(statistics.outputTriangles) written (\(statistics.overlapClusters) overlapping clusters, largest \(statistics.largestCluster); "
+                        + "\(statistics.overlappingPairs) overlapping pairs, \(statistics.crossingPairs) crossing; "
+                        + "\(statistics.splitGroups) groups split, largest \(statistics.largestSplitGroup))"
                 )
             }
         }
