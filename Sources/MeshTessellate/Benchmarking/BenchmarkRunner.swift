@@ -24,7 +24,7 @@ public struct BenchmarkRunner: Sendable {
     func wants(_ variant: String) -> Bool { variants.isEmpty || variants.contains(variant) }
 
     /// The median wall-clock seconds of `body` over the runs, after the warm-ups; the median CPU
-    /// seconds of the process go to ``lastCPUSeconds`` (on a shared machine, CPU time of a
+    /// seconds of the process go to `lastCPUSeconds` (on a shared machine, CPU time of a
     /// one-thread run is steadier than wall time).
     public func median(runs count: Int? = nil, _ body: () throws -> Void) rethrows -> Double {
         for _ in 0..<warmups { try body() }

@@ -14,7 +14,7 @@ public extension HitTester {
 
     /// ``intersect(_:)-(Ray)`` for many rays, in chunks on all cores; results in the order of the
     /// rays. A large batch is answered in an order where neighbouring rays take nearly the same
-    /// path through the BVH (see ``TriangleBVH/coherentOrder(_:)``), which keeps its nodes and
+    /// path through the BVH (see `TriangleBVH.coherentOrder(_:)`), which keeps its nodes and
     /// triangles in cache; every answer is the one a single query gives.
     func intersect(_ rays: [Ray]) -> [RayHit?] {
         answerRays(rays)
@@ -62,7 +62,7 @@ extension HitTester {
             let order = bvh.coherentOrder(input)
             return [Answer](unsafeUninitializedCapacity: count) { buffer, initialized in
                 guard let base = buffer.baseAddress else { return }
-                HitTester.adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
+                adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
                 let out = SharedMutableBuffer(base: base)
                 // Each chunk initializes only its own slots, and all finish before this returns.
                 parallelChunks(count, minimumChunk: HitTester.chunkSize) { range in
@@ -129,20 +129,5 @@ extension HitTester {
             }
             initialized = count
         }
-    }
-
-    /// Asks the kernel (Linux) to back the whole pages inside `buffer`, fresh memory about to be
-    /// written once, with transparent huge pages where the system allows it for advised memory:
-    /// faulting in a large result at 4 KiB a page costs a noticeable part of a batch. Only advice;
-    /// buffers under 4 MiB are left alone, and no page outside `buffer` is touched.
-    static func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
-        #if canImport(Glibc)
-            guard buffer.count >= 4 << 20, let base = buffer.baseAddress else { return }
-            let page = UInt(4096)
-            let start = (UInt(bitPattern: base) + page - 1) & ~(page - 1)
-            let end = UInt(bitPattern: base + buffer.count) & ~(page - 1)
-            guard end > start, let first = UnsafeMutableRawPointer(bitPattern: start) else { return }
-            _ = madvise(first, Int(end - start), MADV_HUGEPAGE)
-        #endif
     }
 }

@@ -147,7 +147,7 @@ enum CentroidDepthSort {
         }
 
         let order = [Int32](unsafeUninitializedCapacity: n) { buffer, initialized in
-            adviseSortHugePages(UnsafeMutableRawBufferPointer(buffer))
+            adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
             guard let oBase = buffer.baseAddress, let iBase = items.baseAddress else { return }
             let out = SharedMutableBuffer(base: oBase), its = SharedMutableBuffer(base: iBase)
             // Buckets split among the parts by item count.

@@ -52,17 +52,3 @@ final class SortScratch: @unchecked Sendable {
         UnsafeMutableBufferPointer(start: (base + offset).bindMemory(to: T.self, capacity: count), count: count)
     }
 }
-
-/// Asks the kernel (Linux) to back the whole 4 KiB pages inside `buffer` with transparent huge
-/// pages where it can (an output array written once). Only advice; buffers under 4 MiB are left
-/// alone, and every page advised lies inside `buffer`.
-func adviseSortHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
-    #if canImport(Glibc)
-        guard buffer.count >= 4 << 20, let base = buffer.baseAddress else { return }
-        let page = UInt(4096)
-        let start = (UInt(bitPattern: base) + page - 1) & ~(page - 1)
-        let end = UInt(bitPattern: base + buffer.count) & ~(page - 1)
-        guard end > start, let first = UnsafeMutableRawPointer(bitPattern: start) else { return }
-        _ = madvise(first, Int(end - start), MADV_HUGEPAGE)
-    #endif
-}

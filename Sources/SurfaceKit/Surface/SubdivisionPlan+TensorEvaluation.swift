@@ -116,7 +116,7 @@ extension SurfaceSamples {
 /// where the system allows it for advised memory. Only advice: the contents are unchanged and any
 /// refusal is ignored. Buffers under 4 MiB are left alone (they hold no whole 2 MiB page to speak
 /// of). Every page advised lies inside `buffer`, so no other allocation's memory is touched.
-func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
+package func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
     #if canImport(Glibc)
         guard buffer.count >= 4 << 20, let base = buffer.baseAddress else { return }
         let page = UInt(4096)
