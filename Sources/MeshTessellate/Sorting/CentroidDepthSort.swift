@@ -316,14 +316,7 @@ struct BucketSorter {
                     c[Int(q & mask)] &+= 1
                     c[radix + Int(q >> bits)] &+= 1
                 }
-                var s0: UInt32 = 0, s1: UInt32 = 0
-                for d in 0..<radix {
-                    let c0 = c[d], c1 = c[radix + d]
-                    c[d] = s0
-                    c[radix + d] = s1
-                    s0 &+= c0
-                    s1 &+= c1
-                }
+                Self.startsFromCounts(c, radix: radix)
                 for j in 0..<m {
                     let tag = a[j]
                     let d = Int((tag >> 16) & mask)
@@ -368,6 +361,20 @@ struct BucketSorter {
         }
     }
 
+    /// Turns the counts of two digits (the low digit's in `c[0..<radix]`, the high digit's in
+    /// `c[radix..<2·radix]`) into each bucket's first slot, as the two scatter passes need.
+    @inline(__always)
+    static func startsFromCounts(_ c: UnsafeMutableBufferPointer<UInt32>, radix: Int) {
+        var s0: UInt32 = 0, s1: UInt32 = 0
+        for d in 0..<radix {
+            let c0 = c[d], c1 = c[radix + d]
+            c[d] = s0
+            c[radix + d] = s1
+            s0 &+= c0
+            s1 &+= c1
+        }
+    }
+
     /// Sorts a run of items with equal codes, in triangle order, stably by key.
     static func settleRun(_ run: inout [Item]) {
         if run.count <= CentroidDepthSort.insertionRun {
@@ -404,14 +411,7 @@ struct BucketSorter {
                     c[Int(q & mask)] &+= 1
                     c[radix + Int(q >> bits)] &+= 1
                 }
-                var s0: UInt32 = 0, s1: UInt32 = 0
-                for d in 0..<radix {
-                    let c0 = c[d], c1 = c[radix + d]
-                    c[d] = s0
-                    c[radix + d] = s1
-                    s0 &+= c0
-                    s1 &+= c1
-                }
+                Self.startsFromCounts(c, radix: radix)
                 for item in bucket {
                     let d = Int((item.tag >> 32) & mask)
                     let slot = c[d]

@@ -31,15 +31,10 @@ enum ScreenOverlap {
         }
         guard activeCount > 1 else { return parent }
 
-        // A uniform grid with cells about the mean triangle size, capped so it stays small.
-        let extent = hi - lo
-        let meanSize = max(sumExtent / Double(activeCount), 1e-300)
-        let maxCellsPerAxis = max(1.0, min(4096.0, Double(activeCount).squareRoot() * 2))
-        let nx = Int(min(maxCellsPerAxis, max(1, (extent.x / meanSize).rounded(.up))))
-        let ny = Int(min(maxCellsPerAxis, max(1, (extent.y / meanSize).rounded(.up))))
-        let cellW = extent.x > 0 ? extent.x / Double(nx) : 1, cellH = extent.y > 0 ? extent.y / Double(ny) : 1
-        func cellX(_ x: Double) -> Int { min(nx - 1, max(0, Int((x - lo.x) / cellW))) }
-        func cellY(_ y: Double) -> Int { min(ny - 1, max(0, Int((y - lo.y) / cellH))) }
+        let grid = ScreenGrid(lo: lo, hi: hi, meanExtent: sumExtent / Double(activeCount), count: activeCount)
+        let nx = grid.columns, ny = grid.rows
+        func cellX(_ x: Double) -> Int { grid.column(x) }
+        func cellY(_ y: Double) -> Int { grid.row(y) }
 
         // Compressed rows: cell → triangles whose box meets it.
         var start = [Int](repeating: 0, count: nx * ny + 1)

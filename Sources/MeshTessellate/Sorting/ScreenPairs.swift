@@ -95,15 +95,10 @@ enum ScreenPairs {
         }
         guard activeCount > 1 else { return result }
 
-        // A uniform grid with cells about the mean triangle size, capped so it stays small.
-        let extent = hi - lo
-        let meanSize = max(sumExtent / Double(activeCount), 1e-300)
-        let maxCellsPerAxis = max(1.0, min(4096.0, Double(activeCount).squareRoot() * 2))
-        let nx = Int(min(maxCellsPerAxis, max(1, (extent.x / meanSize).rounded(.up))))
-        let ny = Int(min(maxCellsPerAxis, max(1, (extent.y / meanSize).rounded(.up))))
-        let cellW = extent.x > 0 ? extent.x / Double(nx) : 1, cellH = extent.y > 0 ? extent.y / Double(ny) : 1
-        @inline(__always) func cellX(_ x: Float) -> Int { min(nx - 1, max(0, Int((Double(x) - lo.x) / cellW))) }
-        @inline(__always) func cellY(_ y: Float) -> Int { min(ny - 1, max(0, Int((Double(y) - lo.y) / cellH))) }
+        let grid = ScreenGrid(lo: lo, hi: hi, meanExtent: sumExtent / Double(activeCount), count: activeCount)
+        let nx = grid.columns, ny = grid.rows
+        @inline(__always) func cellX(_ x: Float) -> Int { grid.column(Double(x)) }
+        @inline(__always) func cellY(_ y: Float) -> Int { grid.row(Double(y)) }
 
         // Compressed rows: cell → triangles whose box meets it.
         var start = [Int32](repeating: 0, count: nx * ny + 1)
