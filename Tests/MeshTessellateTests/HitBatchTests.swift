@@ -108,6 +108,28 @@ import Testing
         }
     }
 
+    /// A hit checked by geometry of its own rather than by the same arithmetic: the point along the
+    /// ray and the point the barycentric coordinates name coincide, and those coordinates are the
+    /// ratios of sub-triangle areas to the triangle's area (so they lie in [0, 1] and sum to 1).
+    static func checkHitGeometry(_ mesh: TriangleMesh, _ ray: Ray, _ hit: TriangleHit) {
+        let tri = mesh.triangles[Int(hit.triangle)]
+        let a = mesh.positions[Int(tri.x)], b = mesh.positions[Int(tri.y)], c = mesh.positions[Int(tri.z)]
+        func length(_ v: SIMD3<Double>) -> Double { (v * v).sum().squareRoot() }
+        func cross(_ p: SIMD3<Double>, _ q: SIMD3<Double>) -> SIMD3<Double> {
+            SIMD3(p.y * q.z - p.z * q.y, p.z * q.x - p.x * q.z, p.x * q.y - p.y * q.x)
+        }
+        let onRay = ray.origin + hit.t * ray.direction
+        let named = a + hit.u * (b - a) + hit.v * (c - a)
+        let size = max(length(b - a), length(c - a), length(onRay), 1)
+        #expect(length(onRay - named) <= 1e-9 * size, "hit point off the triangle's plane point: \(onRay) vs \(named)")
+        let area = length(cross(b - a, c - a))
+        guard area > 1e-12 * size * size else { return }
+        let u = length(cross(onRay - a, c - a)) / area, v = length(cross(b - a, onRay - a)) / area
+        let w = length(cross(b - onRay, c - onRay)) / area
+        #expect(abs(u - hit.u) <= 1e-7 && abs(v - hit.v) <= 1e-7, "barycentric \(hit.u), \(hit.v) vs areas \(u), \(v)")
+        #expect(abs(u + v + w - 1) <= 1e-7, "the hit point lies outside the triangle")
+    }
+
     /// Every answer of the single and the batch call is the brute force's, and the full record
     /// made from it is ``HitTester/intersect(_:)-(Ray)``'s.
     static func checkAgainstBruteForce(_ tester: HitTester, rays: [Ray]) -> (hits: Int, misses: Int) {
@@ -120,7 +142,12 @@ import Testing
             #expect(single == expected, "\(ray): \(single), brute force \(expected)")
             #expect(batch[k] == expected, "\(ray): batch \(batch[k]), brute force \(expected)")
             #expect(tester.rayHit(single, of: ray) == tester.intersect(ray))
-            if expected.isHit { hits += 1 } else { misses += 1 }
+            if expected.isHit {
+                hits += 1
+                checkHitGeometry(tester.mesh, ray, expected)
+            } else {
+                misses += 1
+            }
         }
         return (hits, misses)
     }

@@ -307,7 +307,8 @@ private func maxVertexDifference(_ a: MeshTransform, _ b: MeshTransform) -> Doub
             }
         }
         // The out-of-place solve (the benchmark's) leaves its right-hand sides as they were.
-        let rightHandSides = planes.values
+        // A copy of its own (an array assigned shares storage until written).
+        let rightHandSides = planes.values.map { $0 }
         let outOfPlace = try TensorGridSolver(grid: grid).solved(planes, minimumReciprocalCondition: 1e-12)
         #expect(planes.values == rightHandSides)
         let rcond = try TensorGridSolver(grid: grid).solve(&planes, minimumReciprocalCondition: 1e-12)

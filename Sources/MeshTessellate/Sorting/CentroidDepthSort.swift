@@ -249,15 +249,18 @@ enum CentroidDepthSort {
     static func plainOrder(z: UnsafeBufferPointer<Double>, triangles: UnsafeBufferPointer<SIMD3<Int32>>) -> Outcome {
         var keys = [Double]()
         keys.reserveCapacity(triangles.count)
+        // Every index is checked before a NaN key is reported: the NaN path reads the vertices
+        // of every triangle, so a bad index must stop the sort first.
+        var sawNaN = false
         for t in triangles {
             guard let a = Int(exactly: t.x), let b = Int(exactly: t.y), let c = Int(exactly: t.z),
                 z.indices.contains(a), z.indices.contains(b), z.indices.contains(c)
             else { return .indexOutOfRange }
             let key = (z[a] + z[b] + z[c]) / 3
-            if key.isNaN { return .nanKey }
+            if key.isNaN { sawNaN = true }
             keys.append(key)
         }
-        return .sorted(RadixSort.stableOrder(keys))
+        return sawNaN ? .nanKey : .sorted(RadixSort.stableOrder(keys))
     }
 }
 

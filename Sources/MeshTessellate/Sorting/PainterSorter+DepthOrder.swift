@@ -13,7 +13,8 @@ public extension PainterSorter {
     /// Returns `nil` when some triangle has a corner at or behind the eye (w ≤
     /// `LayerGeometry.clipW`): such a triangle has to be clipped first, which makes new triangles, so
     /// no order of the input's triangles exists; `sorted(mesh:geometry:mode: .depth)` clips and
-    /// sorts it. Vertices behind the eye that no triangle uses do not matter.
+    /// sorts it. The same holds for a corner whose position is not finite (its w is NaN, so it is
+    /// not in front of the eye either). Vertices that no triangle uses do not matter.
     ///
     /// Throws `.unsupported` unless `mesh` is in points space, and `.indexOutOfRange` when a
     /// triangle names a vertex the mesh does not have.

@@ -18,7 +18,8 @@ extension PainterSorter {
         pool: inout SortPool, statistics: inout SortStatistics, budget: Int, pairLimit: Int? = nil
     ) throws -> [Int32] {
         let count = pool.triangles.count
-        let limit = pairLimit ?? max(1 << 20, 16 * count)
+        // Each crossing pair is two edges of the occlusion graph, whose offsets are Int32.
+        let limit = min(pairLimit ?? max(1 << 20, 16 * count), (Int(Int32.max) - 2) / 2)
         guard let occlusions = ScreenPairs.occlusions(screen: pool.screen, triangles: pool.triangles, limit: limit) else {
             return try clusterOrder(pool: &pool, statistics: &statistics, budget: budget)
         }

@@ -135,8 +135,8 @@ enum ScreenCoverage {
             let nx = Int(min(maxCells, max(1, (extent.x / mean).rounded(.up))))
             let ny = Int(min(maxCells, max(1, (extent.y / mean).rounded(.up))))
             let cellW = extent.x > 0 ? extent.x / Double(nx) : 1, cellH = extent.y > 0 ? extent.y / Double(ny) : 1
-            @inline(__always) func cellX(_ x: Double) -> Int { min(nx - 1, max(0, Int((x - lo.x) / cellW))) }
-            @inline(__always) func cellY(_ y: Double) -> Int { min(ny - 1, max(0, Int((y - lo.y) / cellH))) }
+            @inline(__always) func cellX(_ x: Double) -> Int { ScreenGrid.cell((x - lo.x) / cellW, count: nx) }
+            @inline(__always) func cellY(_ y: Double) -> Int { ScreenGrid.cell((y - lo.y) / cellH, count: ny) }
             var start = [Int32](repeating: 0, count: nx * ny + 1)
             var total = 0
             for s in residual {

@@ -24,9 +24,17 @@ struct ScreenGrid {
 
     /// The column of x, clamped to the grid.
     @inline(__always)
-    func column(_ x: Double) -> Int { min(columns - 1, max(0, Int((x - origin.x) / cellWidth))) }
+    func column(_ x: Double) -> Int { ScreenGrid.cell((x - origin.x) / cellWidth, count: columns) }
 
     /// The row of y, clamped to the grid.
     @inline(__always)
-    func row(_ y: Double) -> Int { min(rows - 1, max(0, Int((y - origin.y) / cellHeight))) }
+    func row(_ y: Double) -> Int { ScreenGrid.cell((y - origin.y) / cellHeight, count: rows) }
+
+    /// `position` (in cells) clamped to 0..<count without converting anything out of Int's range:
+    /// bounds beyond Float's range become infinite, and an extent too wide for a Double makes the
+    /// quotient infinite or NaN, which `Int(_:)` would trap on. NaN goes to cell 0.
+    @inline(__always)
+    static func cell(_ position: Double, count: Int) -> Int {
+        position >= 0 ? (position < Double(count) ? Int(position) : count - 1) : 0
+    }
 }

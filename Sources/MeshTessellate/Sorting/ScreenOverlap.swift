@@ -36,6 +36,21 @@ enum ScreenOverlap {
         func cellX(_ x: Double) -> Int { grid.column(x) }
         func cellY(_ y: Double) -> Int { grid.row(y) }
 
+        // Grid entries, by arithmetic first: a few screen-sized triangles among many small ones
+        // would put themselves in every cell. Past a few entries a triangle, every active triangle
+        // goes into one cluster instead: a larger cluster than needed is still drawn exactly by
+        // its tree (whose pieces the budget bounds), only with more work.
+        var entries = 0
+        for t in 0..<n where active[t] {
+            let box = boxes[t]
+            entries += (cellY(box.w) - cellY(box.y) + 1) * (cellX(box.z) - cellX(box.x) + 1)
+            if entries > 8 * activeCount + (1 << 20) {
+                guard let first = active.firstIndex(of: true) else { return parent }
+                for t in 0..<n where active[t] { parent[t] = Int32(first) }
+                return parent
+            }
+        }
+
         // Compressed rows: cell → triangles whose box meets it.
         var start = [Int](repeating: 0, count: nx * ny + 1)
         for t in 0..<n where active[t] {

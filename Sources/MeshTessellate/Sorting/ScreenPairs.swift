@@ -101,15 +101,21 @@ enum ScreenPairs {
         @inline(__always) func cellY(_ y: Float) -> Int { grid.row(Double(y)) }
 
         // Compressed rows: cell → triangles whose box meets it.
-        var start = [Int32](repeating: 0, count: nx * ny + 1)
+        // Entries first, by arithmetic alone: a few screen-sized triangles among many small ones
+        // would put themselves in every cell, so past a few entries a triangle (and the pair
+        // limit) the search gives up before allocating or visiting them.
         var total = 0
+        let entryLimit = min(Int(Int32.max) - 1, 8 * activeCount + min(limit, Int(Int32.max)))
+        for box in boxes {
+            total += (cellY(box.w) - cellY(box.y) + 1) * (cellX(box.z) - cellX(box.x) + 1)
+            if total > entryLimit { return nil }
+        }
+        var start = [Int32](repeating: 0, count: nx * ny + 1)
         for box in boxes {
             for y in cellY(box.y)...cellY(box.w) {
                 for x in cellX(box.x)...cellX(box.z) { start[y * nx + x + 1] += 1 }
             }
-            total += (cellY(box.w) - cellY(box.y) + 1) * (cellX(box.z) - cellX(box.x) + 1)
         }
-        guard total < Int(Int32.max) else { return nil }
         for c in 0..<(nx * ny) { start[c + 1] += start[c] }
         var fill = start
         var members = [Int32](repeating: 0, count: total)

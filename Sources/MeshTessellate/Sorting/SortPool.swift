@@ -24,6 +24,24 @@ extension SortPool {
     /// does (same cut vertices in the same order), so `.none` and `.depth` agree with it vertex for
     /// vertex.
     init(clipping mesh: TriangleMesh, geometry: LayerGeometry) throws {
+        // A mesh built by hand may name vertices it does not have; every later read trusts them.
+        guard mesh.from.count == mesh.vertexCount, mesh.normals.count == mesh.vertexCount else {
+            throw MeshError(
+                .incompatible, path: "from",
+                "the mesh has \(mesh.vertexCount) positions, \(mesh.from.count) from points and \(mesh.normals.count) normals")
+        }
+        guard mesh.sourceFaces.count == mesh.triangleCount else {
+            throw MeshError(
+                .incompatible, path: "sourceFaces",
+                "the mesh has \(mesh.triangleCount) triangles but \(mesh.sourceFaces.count) source faces")
+        }
+        let vertexCount = Int32(clamping: mesh.vertexCount)
+        if let bad = mesh.triangles.firstIndex(where: { t in
+            t.x < 0 || t.y < 0 || t.z < 0 || t.x >= vertexCount || t.y >= vertexCount || t.z >= vertexCount
+        }) {
+            throw MeshError(
+                .indexOutOfRange, path: "triangles[\(bad)]", "names a vertex the mesh does not have (it has \(mesh.vertexCount))")
+        }
         self.geometry = geometry
         let eps = LayerGeometry.clipW
         let anchor = geometry.anchorInPoints

@@ -25,7 +25,9 @@ final class SortScratch: @unchecked Sendable {
                 let aligned = UnsafeMutableRawPointer(bitPattern: (UInt(bitPattern: raw) + UInt(huge) - 1) & ~UInt(huge - 1))
             {
                 // Only advice: a refusal leaves ordinary pages.
-                _ = madvise(aligned, (count + huge - 1) & ~(huge - 1), MADV_HUGEPAGE)
+                // Whole huge pages from `aligned` to the end of the mapping, none beyond it.
+                let inside = aligned.distance(to: raw + length)
+                _ = madvise(aligned, inside & ~(huge - 1), MADV_HUGEPAGE)
                 base = aligned
                 mapping = raw
                 mappedBytes = length
