@@ -67,31 +67,30 @@ import Testing
         return (mesh, document.geometry)
     }
 
-    /// The exact order built here as `PainterSorter.exactOrder` builds it, checking each tree.
+    /// The one-tree-per-cluster order (the exact sort's fallback) of the tilted ripple: its largest
+    /// tree has no more nodes than pieces, and the whole order draws as the z-buffer does.
     @Test func tiltedRippleTreesAreBoundedByTheirPiecesAndDrawAsTheZBuffer() throws {
         let (mesh, geometry) = try tiltedRipple()
         var pool = try SortPool(clipping: mesh, geometry: geometry)
-        let roots = ScreenOverlap.clusterRoots(screen: pool.screen, triangles: pool.triangles)
-        var clusters: [Int32: [Int32]] = [:]
-        for t in roots.indices { clusters[roots[t], default: []].append(Int32(t)) }
-        var order: [Int32] = []
-        var largest = 0
-        for t in roots.indices where roots[t] == Int32(t) {
-            guard let members = clusters[Int32(t)], members.count > 1 else {
-                order.append(Int32(t))
-                continue
-            }
-            largest = max(largest, members.count)
-            let before = pool.triangles.count
-            let tree = try ScreenBSP(cluster: members, pool: &pool, budget: 10 * mesh.triangleCount)
-            let drawn = tree.drawOrder()
-            // The cluster's pieces: its members (a split one keeps its slot) and the new ones.
-            let pieces = members.count + pool.triangles.count - before
-            #expect(drawn.count == pieces)
-            #expect(tree.nodes.count <= pieces)
-            order += drawn
-        }
-        #expect(largest > 1_000, "the tilt must fold the ripple over itself")
+        // The largest cluster's tree, built on a pool of its own.
+        var own = pool
+        let roots = ScreenOverlap.clusterRoots(screen: own.screen, triangles: own.triangles)
+        let sizes = roots.reduce(into: [Int32: Int]()) { $0[$1, default: 0] += 1 }
+        let largestRoot = try #require(sizes.max { $0.value < $1.value }?.key)
+        let members = roots.indices.filter { roots[$0] == largestRoot }.map { Int32($0) }
+        #expect(members.count > 1_000, "the tilt must fold the ripple over itself")
+        let before = own.triangles.count
+        let tree = try ScreenBSP(cluster: members, pool: &own, budget: 10 * mesh.triangleCount)
+        // The cluster's pieces: its members (a split one keeps its slot) and the new ones.
+        let pieces = members.count + own.triangles.count - before
+        #expect(tree.drawOrder().count == pieces)
+        #expect(tree.nodes.count <= pieces)
+
+        var statistics = SortStatistics(
+            inputTriangles: mesh.triangleCount, clippedTriangles: pool.triangles.count, outputTriangles: 0, overlapClusters: 0,
+            largestCluster: 0)
+        let order = try PainterSorter.clusterOrder(pool: &pool, statistics: &statistics, budget: 10 * mesh.triangleCount)
+        #expect(statistics.largestCluster == members.count)
         #expect(order.count == pool.triangles.count)
         #expect(Set(order).count == order.count, "every piece is drawn once")
         // The stencil path's sort added 35,159 pieces (44%); the runaway added without bound.

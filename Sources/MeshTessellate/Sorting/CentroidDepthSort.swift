@@ -288,15 +288,8 @@ struct BucketSorter {
         let m = bucket.count
         if m <= CentroidDepthSort.insertionBucket {
             // Insertion by key: stable, and the codes follow the keys.
-            for i in 1..<Swift.max(m, 1) {
-                let moving = bucket[i]
-                var j = i
-                while j > 0, bucket[j - 1].key > moving.key {
-                    bucket[j] = bucket[j - 1]
-                    j -= 1
-                }
-                bucket[j] = moving
-            }
+            var items = bucket
+            items.insertionSort { $0.key < $1.key }
             for i in 0..<m { out[i] = Int32(truncatingIfNeeded: bucket[i].tag) }
             return
         }
@@ -381,15 +374,7 @@ struct BucketSorter {
     /// Sorts a run of items with equal codes, in triangle order, stably by key.
     static func settleRun(_ run: inout [Item]) {
         if run.count <= CentroidDepthSort.insertionRun {
-            for i in 1..<run.count {
-                let moving = run[i]
-                var j = i
-                while j > 0, run[j - 1].key > moving.key {
-                    run[j] = run[j - 1]
-                    j -= 1
-                }
-                run[j] = moving
-            }
+            run.insertionSort { $0.key < $1.key }
         } else {
             // Indices are unique, so (key, index) is a strict total order.
             run.sort { a, b in

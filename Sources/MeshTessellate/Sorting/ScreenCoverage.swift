@@ -78,15 +78,7 @@ enum ScreenCoverage {
                             }
                             if half.count > 1 {
                                 if half.count <= 16 {
-                                    for i in 1..<half.count {
-                                        let moving = half[i]
-                                        var j = i
-                                        while j > 0, half[j - 1].x > moving.x {
-                                            half[j] = half[j - 1]
-                                            j -= 1
-                                        }
-                                        half[j] = moving
-                                    }
+                                    half.insertionSort { $0.x < $1.x }
                                 } else {
                                     half.sort { ($0.x, $0.slot) < ($1.x, $1.slot) }
                                 }
@@ -129,14 +121,10 @@ enum ScreenCoverage {
         // Orientations within this of zero count as touching: the test only has to be conservative.
         let touch = 1e-12 * scale * scale
         if !residual.isEmpty {
-            let extent = hi - lo
-            let mean = max(sumLength / Double(residual.count), 1e-300)
-            let maxCells = max(1.0, min(4096.0, Double(residual.count).squareRoot() * 4))
-            let nx = Int(min(maxCells, max(1, (extent.x / mean).rounded(.up))))
-            let ny = Int(min(maxCells, max(1, (extent.y / mean).rounded(.up))))
-            let cellW = extent.x > 0 ? extent.x / Double(nx) : 1, cellH = extent.y > 0 ? extent.y / Double(ny) : 1
-            @inline(__always) func cellX(_ x: Double) -> Int { ScreenGrid.cell((x - lo.x) / cellW, count: nx) }
-            @inline(__always) func cellY(_ y: Double) -> Int { ScreenGrid.cell((y - lo.y) / cellH, count: ny) }
+            let grid = ScreenGrid(lo: lo, hi: hi, meanExtent: sumLength / Double(residual.count), count: residual.count, density: 4)
+            let nx = grid.columns, ny = grid.rows
+            @inline(__always) func cellX(_ x: Double) -> Int { grid.column(x) }
+            @inline(__always) func cellY(_ y: Double) -> Int { grid.row(y) }
             var start = [Int32](repeating: 0, count: nx * ny + 1)
             var total = 0
             for s in residual {
