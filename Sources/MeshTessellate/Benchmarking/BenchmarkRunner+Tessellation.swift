@@ -1,9 +1,10 @@
 import SurfaceKit
 
 extension BenchmarkRunner {
-    /// W1: evaluation of an already refined plan at steps 1…4 (limit points, with `from` and
-    /// normals), into fresh arrays (`stepsN`) and into last frame's arrays (`stepsN-frames`), and
-    /// the refinement of the topology at steps 3.
+    /// W1: evaluation of an already refined plan at steps 1…4: whole samples (limit points with
+    /// `from` and normals) into fresh arrays (`stepsN`) and into last frame's arrays
+    /// (`stepsN-frames`); limit positions alone, what the peers' figures count, likewise
+    /// (`stepsN-points`, `stepsN-points-frames`); and the refinement of the topology at steps 3.
     func tessellation(threads: Int, progress: (String) -> Void) throws -> [BenchmarkFigure] {
         let document = BenchmarkInputs.ripple()
         let mesh = document.mesh
@@ -11,7 +12,8 @@ extension BenchmarkRunner {
         let weights = topology.vertexWeights(faces: mesh.faces)
         let scale = document.geometry.pointScale
         var figures: [BenchmarkFigure] = []
-        for steps in 1...4 where wants("steps\(steps)") || wants("steps\(steps)-frames") {
+        let kinds = ["", "-frames", "-points", "-points-frames"]
+        for steps in 1...4 where kinds.contains(where: { wants("steps\(steps)\($0)") }) {
             let plan = try SubdivisionPlan(topology: topology, steps: steps)
             if wants("steps\(steps)") {
                 // One evaluation into fresh arrays, as a one-off tessellation makes them.
@@ -35,6 +37,29 @@ extension BenchmarkRunner {
                     BenchmarkFigure.measured(
                         workload: .w1, variant: "steps\(steps)-frames", threads: threads, size: plan.pointCount, seconds: seconds,
                         unit: "points"))
+            }
+            if wants("steps\(steps)-points") {
+                // Positions alone into fresh arrays.
+                progress("w1 steps\(steps)-points")
+                let seconds = try median {
+                    _ = try plan.positions(vertices: mesh.vertices, weights: weights)
+                }
+                figures.append(
+                    BenchmarkFigure.measured(
+                        workload: .w1, variant: "steps\(steps)-points", threads: threads, size: plan.pointCount, seconds: seconds,
+                        unit: "points"))
+            }
+            if wants("steps\(steps)-points-frames") {
+                // Positions alone, frame after frame into the same array.
+                progress("w1 steps\(steps)-points-frames")
+                var positions: [Point3D] = []
+                let seconds = try median {
+                    try plan.evaluatePositions(vertices: mesh.vertices, weights: weights, into: &positions)
+                }
+                figures.append(
+                    BenchmarkFigure.measured(
+                        workload: .w1, variant: "steps\(steps)-points-frames", threads: threads, size: plan.pointCount,
+                        seconds: seconds, unit: "points"))
             }
         }
         figures += try automaticSteps(threads: threads, progress: progress)

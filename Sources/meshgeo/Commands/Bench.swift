@@ -12,8 +12,8 @@ struct Bench: ParsableCommand {
             one JSON object per line with --json. Measure release builds (swift build -c release). \
             --threads 1 keeps all work on one thread; without --threads, both 1 and all cores are run.
             W1: limit points per second at steps 1–4 (evaluation of an already refined topology), into \
-            fresh arrays and, as -frames, into the previous frame's arrays, and topology refinement at \
-            steps 3. W2: BVH build and 1,000,000 rays along −z on the steps-3 \
+            fresh arrays and, as -frames, into the previous frame's arrays; positions alone (what the \
+            peers count) as -points and -points-frames; and topology refinement at steps 3. W2: BVH build and 1,000,000 rays along −z on the steps-3 \
             ripple. W3: depth order and depth sort of the tilted steps-3 ripple; the exact sort of the steps-1 \
             (--variant bsp) and steps-3 (--variant bsp3) ones runs only when asked for. \
             W4: the tensor-product solve on the 101² and 1001²-vertex grids, and the whole fit of the \
@@ -37,7 +37,7 @@ struct Bench: ParsableCommand {
 
     @Option(
         help:
-            "Only this variant (repeatable): steps1…steps4, steps1-frames…steps4-frames, auto, auto-uniform, auto-steps1, refine3, build, rays, rays-compact, depth, depth-mesh, bsp, bsp3, n101, n1001, fit1001."
+            "Only this variant (repeatable): steps1…steps4, steps1-frames…steps4-frames, steps1-points…steps4-points, steps1-points-frames…steps4-points-frames, auto, auto-uniform, auto-steps1, refine3, build, rays, rays-compact, depth, depth-mesh, bsp, bsp3, n101, n1001, fit1001."
     )
     var variant: [String] = []
 
@@ -80,12 +80,12 @@ extension Bench {
         return line + "}"
     }
 
-    /// `w1 steps3          1 thread     641601 points    0.00640 s    100.25 M points/s`
+    /// `w1 steps3                 1 thread     641601 points    0.00640 s    100.25 M points/s`
     static func textLine(_ f: BenchmarkFigure) -> String {
         func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
         func left(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
         let rate = f.perSecond >= 1e6 ? String(format: "%.2f M", f.perSecond / 1e6) : String(format: "%.1f k", f.perSecond / 1e3)
-        var line = pad("\(f.workload.rawValue) \(f.variant)", 18) + pad("\(f.threads) thread\(f.threads == 1 ? "" : "s")", 10)
+        var line = pad("\(f.workload.rawValue) \(f.variant)", 25) + pad("\(f.threads) thread\(f.threads == 1 ? "" : "s")", 10)
         line += left("\(f.size)", 9) + " " + pad(f.unit, 10) + left(String(format: "%.5f s", f.seconds), 12)
         line += "   " + rate + " \(f.unit)/s"
         if let cpu = f.cpuSeconds { line += String(format: "   (CPU %.5f s)", cpu) }

@@ -1,0 +1,139 @@
+/// Limit positions alone: the `to` points of ``SubdivisionPlan/evaluate(vertices:weights:pointScale:includeCenters:)``
+/// without the layer coordinates and the normals.
+///
+/// Hit-testing, bounds, depth keys and a renderer that lights by face need only where the surface
+/// is. A full sample is 80 bytes as stored (`from`, `to`, normal) and its normal needs both tangents,
+/// a cross product and a square root; a position is 32 bytes and one 4-term combination of
+/// homogeneous values along each direction, then one division. This is also what the NURBS and
+/// B-spline libraries call evaluating the limit surface (scipy's tensor-product evaluation,
+/// OpenSubdiv's limit points), so `meshgeo bench`'s `stepsN-points` compares like with like.
+public extension SubdivisionPlan {
+    /// The limit positions at the refined vertices (one per ``pointCount``), in unit coordinates.
+    /// Each equals the `to` of the full evaluation's sample. Throws `.incompatible` when the counts
+    /// do not match the plan.
+    func positions(vertices: [MeshVertex], weights: [Double]) throws -> [Point3D] {
+        var result: [Point3D] = []
+        try evaluatePositions(vertices: vertices, weights: weights, into: &result)
+        return result
+    }
+
+    /// ``positions(vertices:weights:)`` into `positions`, reusing its storage when it already holds
+    /// ``pointCount`` points (an animation re-evaluating the same plan frame after frame).
+    func evaluatePositions(vertices: [MeshVertex], weights: [Double], into positions: inout [Point3D]) throws {
+        guard steps > 0, usesTensorPatchesOnly else {
+            // Stencil tables (or the control mesh itself at steps 0): the full samples' points.
+            positions = try evaluate(vertices: vertices, weights: weights, pointScale: SIMD3(repeating: 1)).points.to
+            return
+        }
+        let data = try homogeneousData(vertices: vertices, weights: weights)
+        if positions.count != pointCount {
+            // Every point belongs to exactly one patch, which writes it: no need to clear first.
+            positions = [Point3D](unsafeUninitializedCapacity: pointCount) { buffer, initialized in
+                adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
+                initialized = pointCount
+            }
+        }
+        data.withUnsafeBufferPointer { src in
+            positions.withUnsafeMutableBufferPointer { out in
+                guard let base = out.baseAddress else { return }
+                writeRegularPatchPositions(data: src, into: SharedMutableBuffer(base: base))
+            }
+        }
+    }
+}
+
+extension SubdivisionPlan {
+    /// Writes the grid points each regular patch owns (positions only) into `output`.
+    func writeRegularPatchPositions(data: UnsafeBufferPointer<Homogeneous>, into output: SharedMutableBuffer<Point3D>) {
+        guard steps > 0, let table = storage.patches, !table.faces.isEmpty else { return }
+        let n = resolution
+        let basis = PatchBasis(parameters: (0...n).map { Double($0) / Double(n) }).values
+        let quads = storage.quads
+        basis.withUnsafeBufferPointer { basis in
+            quads.withUnsafeBufferPointer { quadBuffer in
+                guard let quadCorners = quadBuffer.baseAddress else { return }
+                table.withTerms { indices, weights in
+                    parallelChunks(table.faces.count, minimumChunk: Swift.max(1, 4096 / ((n + 1) * (n + 1)))) { range in
+                        PositionKernel.withScratch(columns: n + 1) { kernel in
+                            for k in range {
+                                table.gatherPositions(k, data: data, indices: indices, weights: weights, into: kernel.control)
+                                let f = Int(table.faces[k])
+                                PatchKernel.gridSlots(face: f, owns: table.owns[k], n: n, quads: quadCorners, into: kernel.slots)
+                                kernel.evaluate(basis: basis, output: output.base)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One patch's positions: the four control rows along u at every grid column, then per grid point
+/// the four row values along v and the division by W. Homogeneous `to` values (W·x, W·y, W·z, W)
+/// travel in four lanes.
+struct PositionKernel {
+    /// The patch's 16 homogeneous `to` values, row-major in (v, u).
+    let control: UnsafeMutablePointer<SIMD4<Double>>
+    /// Output slot per grid point, row-major; −1 skips the point.
+    let slots: UnsafeMutablePointer<Int32>
+    /// Along-u values per grid column, the four control rows.
+    let rows: UnsafeMutablePointer<SIMD4<Double>>
+
+    static func withScratch(columns: Int, _ body: (PositionKernel) -> Void) {
+        withUnsafeTemporaryAllocation(of: SIMD4<Double>.self, capacity: 16) { control in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: columns * columns) { slots in
+                withUnsafeTemporaryAllocation(of: SIMD4<Double>.self, capacity: 4 * columns) { rows in
+                    guard let c = control.baseAddress, let s = slots.baseAddress, let r = rows.baseAddress else { return }
+                    body(PositionKernel(control: c, slots: s, rows: r))
+                }
+            }
+        }
+    }
+
+    /// Evaluates the patch at every (u, v) of the basis table (the same parameters both ways) and
+    /// writes the points whose slot is not −1.
+    @inline(__always)
+    func evaluate(basis: UnsafeBufferPointer<SIMD4<Double>>, output: UnsafeMutablePointer<Point3D>) {
+        let columns = basis.count
+        for i in 0..<columns {
+            let b = basis[i]
+            for r in 0..<4 {
+                let c = control + 4 * r
+                rows[4 * i + r] = b.x * c[0] + b.y * c[1] + b.z * c[2] + b.w * c[3]
+            }
+        }
+        for j in 0..<columns {
+            let b = basis[j]
+            let rowSlots = slots + j * columns
+            for i in 0..<columns {
+                let slot = Int(rowSlots[i])
+                if slot < 0 { continue }
+                let c = rows + 4 * i
+                let p = b.x * c[0] + b.y * c[1] + b.z * c[2] + b.w * c[3]
+                output[slot] = SIMD3(p.x, p.y, p.z) / p.w
+            }
+        }
+    }
+}
+
+extension RegularPatchTable {
+    /// Gathers patch k's homogeneous `to` values (W·x, W·y, W·z, W) into `control`.
+    @inline(__always)
+    func gatherPositions(
+        _ k: Int, data: UnsafeBufferPointer<Homogeneous>, indices: UnsafeBufferPointer<Int32>,
+        weights: UnsafeBufferPointer<Double>, into control: UnsafeMutablePointer<SIMD4<Double>>
+    ) {
+        let base = 16 * RegularPatchTable.termsPerPoint * k
+        for point in 0..<16 {
+            let first = base + RegularPatchTable.termsPerPoint * point
+            let d = data[Int(indices[first])]
+            var sum = weights[first] * SIMD4(d[2], d[3], d[4], d[5])
+            for slot in (first + 1)..<(first + RegularPatchTable.termsPerPoint) where weights[slot] != 0 {
+                let e = data[Int(indices[slot])]
+                sum += weights[slot] * SIMD4(e[2], e[3], e[4], e[5])
+            }
+            control[point] = sum
+        }
+    }
+}
