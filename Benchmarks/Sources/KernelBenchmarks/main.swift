@@ -18,6 +18,11 @@ for steps in 1...4 {
     benchmark("w1 evaluate steps\(steps) (\(plan.pointCount) points)") {
         _ = try plan.evaluate(vertices: mesh.vertices, weights: weights, pointScale: scale)
     }
+    // Limit positions alone, what the peers' W1 figures count.
+    var positions: [Point3D] = []
+    benchmark("w1 positions steps\(steps) (\(plan.pointCount) points)") {
+        try plan.evaluatePositions(vertices: mesh.vertices, weights: weights, into: &positions)
+    }
 }
 
 // W1: topology refinement alone.
