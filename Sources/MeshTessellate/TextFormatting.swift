@@ -17,7 +17,7 @@ enum ShortestFormatter {
     static let runtimeAgrees: Bool = {
         let probes: [Double] = [
             0, 1, -1, 0.1, 0.5, 1.5, -0.04405124103561948, 0.010000000000000002, 1e-5, 1.25e-7,
-            123456789.125, 1e22, 5e-324, 1.7976931348623157e308, 0.31178530557800993, 1e16, 100,
+            123456789.125, 1e22, Double.leastNonzeroMagnitude, 1.7976931348623157e308, 0.31178530557800993, 1e16, 100,
         ]
         return probes.allSatisfy { v in
             var buffer = [CChar](repeating: 0, count: 40)
