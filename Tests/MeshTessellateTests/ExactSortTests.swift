@@ -125,7 +125,11 @@ import Testing
         let reference = S.projected(mesh, geometry: geometry)
 
         let (sorted, stats) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp)
-        #expect(stats.overlappingPairs > 50)
+        // The sheets are apart in depth: the rank order by least depth needed no pair test across them.
+        #expect(stats.depthRanked)
+        let pool = try SortPool(clipping: mesh, geometry: geometry)
+        let all = try #require(ScreenPairs.occlusions(screen: pool.screen, triangles: pool.triangles, limit: .max))
+        #expect(all.overlappingPairs > 50)
         #expect(stats.crossingPairs == 0 && stats.splitGroups == 0)
         #expect(stats.addedPieces == 0)
         let check = S.compare(drawn: S.triangles(of: sorted), reference: reference, resolution: 300)
@@ -142,7 +146,10 @@ import Testing
         let geometry = document.geometry
         let reference = S.projected(mesh, geometry: geometry)
         let (sorted, stats) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp)
-        #expect(stats.overlappingPairs > 10_000, "the tilt folds the ripple over itself")
+        let pool = try SortPool(clipping: mesh, geometry: geometry)
+        let all = try #require(ScreenPairs.occlusions(screen: pool.screen, triangles: pool.triangles, limit: .max))
+        #expect(all.overlappingPairs > 10_000, "the tilt folds the ripple over itself")
+        #expect(stats.depthRanked, "its layers are apart in depth where they overlap")
         // Issue 8's bound: at most 5% more pieces (one BSP tree per overlapping cluster added 44%).
         #expect(stats.addedPieces * 20 <= mesh.triangleCount)
         let check = S.compare(drawn: S.triangles(of: sorted), reference: reference, resolution: 300)

@@ -3,6 +3,11 @@ import SurfaceKit
 extension PainterSorter {
     /// The exact order: split only where a cycle forces it.
     ///
+    /// First the rank order by least screen depth (`DepthRankedOrder`): pairs whose depth ranges are
+    /// apart need no test, since the ranks already draw the farther first; only pairs whose depth
+    /// ranges overlap are tested, and when one of them cannot be kept by a topological order that
+    /// otherwise follows the ranks, the general order below is taken.
+    ///
     /// Pairs of triangles that overlap on screen are ordered by which is nearer over their overlap
     /// (`ScreenPairs`); a pair that crosses in 3D inside it is tied both ways. The graph's strongly
     /// connected components (cycles and crossing pairs) are the only triangles no order of whole
@@ -20,6 +25,15 @@ extension PainterSorter {
         let count = pool.triangles.count
         // Each crossing pair is two edges of the occlusion graph, whose offsets are Int32.
         let limit = min(pairLimit ?? max(1 << 20, 16 * count), (Int(Int32.max) - 2) / 2)
+        // First the rank order by least depth, which needs a test only where depth ranges overlap;
+        // when it cannot be kept, every overlapping pair is ordered below.
+        if let ranked = DepthRankedOrder.order(screen: pool.screen, triangles: pool.triangles, limit: limit) {
+            statistics.depthRanked = true
+            statistics.overlapClusters = ranked.clusters
+            statistics.largestCluster = ranked.largestCluster
+            statistics.overlappingPairs = ranked.overlappingPairs
+            return ranked.order
+        }
         guard let occlusions = ScreenPairs.occlusions(screen: pool.screen, triangles: pool.triangles, limit: limit) else {
             return try clusterOrder(pool: &pool, statistics: &statistics, budget: budget)
         }

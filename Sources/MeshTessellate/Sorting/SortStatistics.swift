@@ -11,8 +11,13 @@ public struct SortStatistics: Hashable, Sendable {
     /// Triangles in the largest such cluster.
     public var largestCluster: Int
     /// Pairs of triangles whose screen images overlap (`bsp` only; 0 when the sort fell back to one
-    /// BSP tree per cluster because too many pairs overlap).
+    /// BSP tree per cluster because too many pairs overlap). When `depthRanked`, only the pairs whose
+    /// depth ranges overlap are counted: the others were never tested.
     public var overlappingPairs = 0
+    /// Whether the `bsp` order is the rank order by least depth, which needed a test only of pairs
+    /// whose depth ranges overlap (none of them was the wrong way round, so nothing was split);
+    /// `overlapClusters` and `largestCluster` then count clusters among those pairs.
+    public var depthRanked = false
     /// Overlapping pairs whose depth order changes inside the overlap: they cross in 3D.
     public var crossingPairs = 0
     /// Groups of triangles that no order of whole triangles draws right (cycles of overlap and

@@ -1,0 +1,104 @@
+import SurfaceKit
+import Testing
+
+@testable import MeshTessellate
+
+// The exact sort's fast path ranks the triangles that may overlap by their least screen depth and
+// tests only the pairs whose depth ranges overlap (DepthRankedOrder). Its orders are checked here
+// against references written in the tests: a z-buffer (SortSupport.compare), every overlapping pair
+// found by the general pair search over all triangles, and hand-built folds.
+
+@Suite struct DepthRankedOrderTests {
+    typealias S = SortSupport
+
+    private let flat = S.geometry(size: 100, transform: .identity)
+
+    private func mesh(positions: [SIMD3<Double>], triangles: [SIMD3<Int32>]) -> TriangleMesh {
+        TriangleMesh(
+            space: .points, positions: positions, from: positions.map { LayerPoint($0.x / 100, $0.y / 100) },
+            normals: positions.map { _ in SIMD3(0, 0, 1) }, triangles: triangles, sourceFaces: triangles.map { _ in 0 })
+    }
+
+    @Test func aFoldWhoseTrianglesHaveTheSameDepthRangeIsDrawnBackFirst() throws {
+        // Two triangles share the edge A B (z 0 → 10 along x) and fold over it: both third corners
+        // lie above the edge (y > 10), so they overlap near it. Both depth ranges are [0, 10] (the
+        // third corners' depths lie between), so the ranks tie and go by index: 0 first. But over
+        // the overlap triangle 0 is in front: its third corner is 2 above the edge's depth at x = 50
+        // (which is 5), triangle 1's is 2 below, and both planes hold the edge.
+        let a = SIMD3(10.0, 10, 0), b = SIMD3(90.0, 10, 10)
+        let c0 = SIMD3(50.0, 60, 7), c1 = SIMD3(50.0, 40, 3)
+        let fold = mesh(positions: [a, b, c0, c1], triangles: [SIMD3(0, 1, 2), SIMD3(1, 0, 3)])
+        let reference = S.projected(fold, geometry: flat)
+        let (sorted, stats) = try PainterSorter.sorted(mesh: fold, geometry: flat, mode: .bsp)
+        #expect(stats.depthRanked)
+        #expect(stats.overlappingPairs == 1 && stats.addedPieces == 0)
+        #expect(sorted.triangles == [SIMD3(1, 0, 3), SIMD3(0, 1, 2)], "the one behind first")
+        let check = S.compare(drawn: S.triangles(of: sorted), reference: reference, resolution: 300)
+        #expect(check.checked > 1_000 && check.mismatches == 0)
+        let (plain, _) = try PainterSorter.sorted(mesh: fold, geometry: flat, mode: .none)
+        #expect(S.compare(drawn: S.triangles(of: plain), reference: reference, resolution: 300).mismatches > 0)
+    }
+
+    @Test func sheetsApartInDepthNeedNoPairTest() throws {
+        // Two flat sheets over the same square, 10 and 20 deep, the nearer listed first: every pair
+        // across them overlaps with depth ranges apart, and no pair within a sheet overlaps.
+        var sheets = S.emptyPoints()
+        for (face, z) in [20.0, 10.0].enumerated() {
+            S.appendSheet(to: &sheets, n: 6, x: 10...90, y: 10...90, face: Int32(face), normal: SIMD3(0, 0, 1)) { _, _ in z }
+        }
+        let reference = S.projected(sheets, geometry: flat)
+        let (sorted, stats) = try PainterSorter.sorted(mesh: sheets, geometry: flat, mode: .bsp)
+        #expect(stats.depthRanked && stats.overlappingPairs == 0 && stats.addedPieces == 0)
+        // The farther sheet (the second 72 triangles) first.
+        #expect(Array(sorted.triangles.prefix(72)) == Array(sheets.triangles.suffix(72)))
+        let check = S.compare(drawn: S.triangles(of: sorted), reference: reference, resolution: 200)
+        #expect(check.checked > 10_000 && check.mismatches == 0)
+    }
+
+    @Test func tiltedRippleKeepsEveryOverlappingPair() throws {
+        // Every pair found overlapping by the general search over all triangles (no screening, no
+        // ranks) is drawn back before front.
+        let document = ExampleMesh.ripple.document
+        let ripple = try Tessellator.tessellate(document, options: TessellationOptions(steps: .fixed(1)), space: .points)
+        var pool = try SortPool(clipping: ripple, geometry: document.geometry)
+        var stats = SortStatistics(
+            inputTriangles: ripple.triangleCount, clippedTriangles: pool.triangles.count, outputTriangles: 0, overlapClusters: 0,
+            largestCluster: 0)
+        let order = try PainterSorter.exactOrder(pool: &pool, statistics: &stats, budget: 10 * ripple.triangleCount)
+        #expect(stats.depthRanked)
+        #expect(order.count == pool.triangles.count && Set(order).count == order.count)
+        var position = [Int](repeating: 0, count: order.count)
+        for (k, t) in order.enumerated() { position[Int(t)] = k }
+        let all = try #require(ScreenPairs.occlusions(screen: pool.screen, triangles: pool.triangles, limit: .max, screened: false))
+        #expect(all.overlappingPairs > 10_000 && all.crossingPairs == 0)
+        var broken = 0
+        for (b, f) in zip(all.back, all.front) where position[Int(b)] > position[Int(f)] { broken += 1 }
+        #expect(broken == 0)
+    }
+
+    @Test func aDelayedRankMustNotFollowOneWhollyInFrontOfIt() {
+        // Ranks 0 and 1 (slots in rank order); rank 1 drawn first, then rank 0.
+        let ranked: [Int32] = [0, 1]
+        // Depth ranges that overlap: no untested pair between them can be broken.
+        #expect(DepthRankedOrder.keepsUntestedPairs([1, 0], ranked: ranked, depths: [SIMD2(0, 5), SIMD2(1, 2)]))
+        // Rank 1 wholly in front of rank 0 (least depth 6 above 5): had they overlapped, this
+        // order would draw the nearer first, and the pair was never tested.
+        #expect(!DepthRankedOrder.keepsUntestedPairs([1, 0], ranked: ranked, depths: [SIMD2(0, 5), SIMD2(6, 7)]))
+        // In rank order nothing is delayed.
+        #expect(DepthRankedOrder.keepsUntestedPairs([0, 1], ranked: ranked, depths: [SIMD2(0, 5), SIMD2(6, 7)]))
+    }
+
+    @Test func aFlatSheetHasNoCandidates() {
+        // An unfolded grid seen straight on: every interior edge cancels, the cover count is 1
+        // everywhere, so no triangle may overlap another (those along the border included).
+        var sheet = S.emptyPoints()
+        S.appendSheet(to: &sheet, n: 40, x: 0...100, y: 0...100, face: 0, normal: SIMD3(0, 0, 1)) { x, y in 0.1 * x + 0.2 * y }
+        var signs = [Double](repeating: 0, count: sheet.triangleCount)
+        for (t, v) in sheet.triangles.enumerated() {
+            let a = sheet.positions[Int(v.x)], b = sheet.positions[Int(v.y)], c = sheet.positions[Int(v.z)]
+            signs[t] = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x) > 0 ? 1 : -1
+        }
+        let candidates = ScreenCoverage.candidates(screen: sheet.positions, triangles: sheet.triangles, signs: signs, scale: 100)
+        #expect(candidates == [Bool](repeating: false, count: sheet.triangleCount))
+    }
+}
