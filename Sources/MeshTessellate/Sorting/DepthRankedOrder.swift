@@ -47,21 +47,22 @@ enum DepthRankedOrder {
         // The sign of each triangle's screen area; 0 for those that cover none (edge-on, or not
         // finite), which take part in no pair.
         var sign = [Int8](repeating: 0, count: n)
-        var lo = SIMD2<Double>(.infinity, .infinity), hi = SIMD2<Double>(-.infinity, -.infinity)
         sign.withUnsafeMutableBufferPointer { sign in
-            for t in 0..<n {
-                let tri = tris[t]
-                let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
-                let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
-                guard area != 0, area.isFinite, a.z.isFinite, b.z.isFinite, c.z.isFinite else { continue }
-                sign[t] = area > 0 ? 1 : -1
-                lo = SIMD2(min(lo.x, a.x, b.x, c.x), min(lo.y, a.y, b.y, c.y))
-                hi = SIMD2(max(hi.x, a.x, b.x, c.x), max(hi.y, a.y, b.y, c.y))
+            guard let base = sign.baseAddress else { return }
+            let out = SharedMutableBuffer(base: base)
+            parallelChunks(n, minimumChunk: 65_536) { range in
+                for t in range {
+                    let tri = tris[t]
+                    let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
+                    let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+                    guard area != 0, area.isFinite, a.z.isFinite, b.z.isFinite, c.z.isFinite else { continue }
+                    out.base[t] = area > 0 ? 1 : -1
+                }
             }
         }
-        guard lo.x <= hi.x else { return Outcome(order: (0..<Int32(n)).map { $0 }) }
+        // The touch tolerance's scale: the extent of R, which is the extent of everything covered.
         let list: [Int32]? = sign.withUnsafeBufferPointer { sign in
-            ScreenCoverage.candidateList(screen: s, triangles: tris, signs: sign, scale: max(hi.x - lo.x, hi.y - lo.y))
+            ScreenCoverage.candidateList(screen: s, triangles: tris, signs: sign, scale: nil)
         }
         guard let list else { return nil }
         var outcome = Outcome(order: [], candidates: list.count)
@@ -73,8 +74,8 @@ enum DepthRankedOrder {
         // Per candidate (by slot, the candidates in index order): screen box and depth range, in
         // Float rounded outward (a filter may pass more pairs, never fewer), and the rank key.
         let m = list.count
-        var boxes = [SIMD4<Float>](repeating: .zero, count: m) // minX, minY, maxX, maxY
-        var depths = [SIMD2<Float>](repeating: .zero, count: m) // minZ, maxZ
+        // Box (minX, minY, maxX, maxY) and depth range (minZ, maxZ); the first cell comes below.
+        var slots = [Entry](repeating: Entry(), count: m)
         var keys = [UInt32](repeating: 0, count: m)
         var boxLo = SIMD2<Double>(.infinity, .infinity), boxHi = SIMD2<Double>(-.infinity, -.infinity)
         var sumExtent = 0.0
@@ -83,9 +84,9 @@ enum DepthRankedOrder {
             let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
             let mnx = min(a.x, b.x, c.x), mny = min(a.y, b.y, c.y)
             let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
-            boxes[slot] = SIMD4(down(mnx), down(mny), up(mxx), up(mxy))
             let zmin = down(min(a.z, b.z, c.z))
-            depths[slot] = SIMD2(zmin, up(max(a.z, b.z, c.z)))
+            slots[slot].box = SIMD4(down(mnx), down(mny), up(mxx), up(mxy))
+            slots[slot].depth = SIMD2(zmin, up(max(a.z, b.z, c.z)))
             keys[slot] = RadixSort.orderedBits(zmin)
             boxLo = SIMD2(min(boxLo.x, mnx), min(boxLo.y, mny))
             boxHi = SIMD2(max(boxHi.x, mxx), max(boxHi.y, mxy))
@@ -102,43 +103,48 @@ enum DepthRankedOrder {
         // Entries first, by arithmetic alone: a few screen-sized triangles among many small ones
         // would put themselves in every cell, so past a few entries a triangle (and the pair limit)
         // this path gives up before allocating or visiting them.
+        // Each box's cells (first column and row, last column and row), computed once.
+        var ranges = [SIMD4<Int32>](repeating: .zero, count: m)
+        for slot in 0..<m {
+            let box = slots[slot].box
+            ranges[slot] = SIMD4(Int32(cellX(box.x)), Int32(cellY(box.y)), Int32(cellX(box.z)), Int32(cellY(box.w)))
+            slots[slot].first = SIMD2(ranges[slot].x, ranges[slot].y)
+        }
         var total = 0
         let entryLimit = min(Int(Int32.max) - 1, 8 * m + min(limit, Int(Int32.max)))
-        for box in boxes {
-            total += (cellY(box.w) - cellY(box.y) + 1) * (cellX(box.z) - cellX(box.x) + 1)
+        for r in ranges {
+            total += Int(r.w - r.y + 1) * Int(r.z - r.x + 1)
             if total > entryLimit { return nil }
         }
         var start = [Int32](repeating: 0, count: nx * ny + 1)
-        for box in boxes {
-            for y in cellY(box.y)...cellY(box.w) {
-                for x in cellX(box.x)...cellX(box.z) { start[y * nx + x + 1] += 1 }
+        for r in ranges {
+            for y in Int(r.y)...Int(r.w) {
+                for x in Int(r.x)...Int(r.z) { start[y * nx + x + 1] += 1 }
             }
         }
         for c in 0..<(nx * ny) { start[c + 1] += start[c] }
-        // Cells filled in rank order, so each cell lists its candidates by rank; box and depth range
-        // copied alongside, so the sweep reads memory in sequence.
+        // Cells filled in rank order, so each cell lists its candidates by rank; box, depth range and
+        // first cell copied alongside, so the sweep reads memory in sequence.
         var members = [Int32](repeating: 0, count: total)
-        var cellBoxes = [SIMD4<Float>](repeating: .zero, count: total)
-        var cellDepths = [SIMD2<Float>](repeating: .zero, count: total)
+        var entries = [Entry](repeating: Entry(), count: total)
         do {
             var fill = start
             for slot32 in ranked {
                 let slot = Int(slot32)
-                let box = boxes[slot]
-                for y in cellY(box.y)...cellY(box.w) {
-                    for x in cellX(box.x)...cellX(box.z) {
+                let r = ranges[slot]
+                let entry = slots[slot]
+                for y in Int(r.y)...Int(r.w) {
+                    for x in Int(r.x)...Int(r.z) {
                         let e = Int(fill[y * nx + x])
                         members[e] = slot32
-                        cellBoxes[e] = box
-                        cellDepths[e] = depths[slot]
+                        entries[e] = entry
                         fill[y * nx + x] += 1
                     }
                 }
             }
         }
-        boxes = []
-        let slotDepths = depths
-        depths = []
+        let slotDepths = slots.map(\.depth)
+        slots = []
 
         // Each pair whose boxes and depth ranges overlap, once (in the cell holding the corner where
         // the boxes start to meet), the lower rank first: it must not be in front anywhere.
@@ -149,45 +155,47 @@ enum DepthRankedOrder {
         let valid: Bool = sign.withUnsafeBufferPointer { sign in
             list.withUnsafeBufferPointer { list in
                 members.withUnsafeBufferPointer { members in
-                    cellBoxes.withUnsafeBufferPointer { boxes in
-                        cellDepths.withUnsafeBufferPointer { depths in
-                            start.withUnsafeBufferPointer { start in
-                                for cy in 0..<ny {
-                                    for cx in 0..<nx {
-                                        let cell = cy * nx + cx
-                                        let end = Int(start[cell + 1])
-                                        for p in Int(start[cell])..<end {
-                                            let bi = boxes[p], zi = depths[p]
-                                            var q = p + 1
-                                            // By rank, so by least depth: past zmax(p) every later one is behind nothing of p.
-                                            while q < end, depths[q].x <= zi.y {
-                                                defer { q += 1 }
-                                                let bj = boxes[q]
-                                                guard bi.z > bj.x, bj.z > bi.x, bi.w > bj.y, bj.w > bi.y else { continue }
-                                                guard cellX(max(bi.x, bj.x)) == cx, cellY(max(bi.y, bj.y)) == cy else { continue }
-                                                let si = Int(members[p]), sj = Int(members[q])
-                                                let i = Int(list[si]), j = Int(list[sj])
-                                                let signs = (Double(sign[i]), Double(sign[j]))
-                                                switch ScreenPairs.relation(tris[i], tris[j], s, signs: signs) {
-                                                case .apart: continue
-                                                case .level: break
-                                                case .secondInFront:
-                                                    back.append(Int32(p))
-                                                    front.append(Int32(q))
-                                                case .firstInFront:
-                                                    back.append(Int32(q))
-                                                    front.append(Int32(p))
-                                                case .crossing: return false
-                                                }
-                                                overlapping += 1
-                                                if overlapping > limit { return false }
-                                                clusters.union(Int32(si), Int32(sj))
+                    entries.withUnsafeBufferPointer { entries in
+                        start.withUnsafeBufferPointer { start in
+                            for cy in 0..<ny {
+                                for cx in 0..<nx {
+                                    let cell = cy * nx + cx
+                                    let end = Int(start[cell + 1])
+                                    for p in Int(start[cell])..<end {
+                                        let ei = entries[p]
+                                        let bi = ei.box, top = ei.depth.y
+                                        var q = p + 1
+                                        // By rank, so by least depth: past zmax(p) every later one is behind nothing of p.
+                                        while q < end, entries[q].depth.x <= top {
+                                            defer { q += 1 }
+                                            let ej = entries[q]
+                                            let bj = ej.box
+                                            guard bi.z > bj.x, bj.z > bi.x, bi.w > bj.y, bj.w > bi.y else { continue }
+                                            // Once: in the cell where the boxes start to meet.
+                                            guard max(ei.first.x, ej.first.x) == Int32(cx), max(ei.first.y, ej.first.y) == Int32(cy)
+                                            else { continue }
+                                            let si = Int(members[p]), sj = Int(members[q])
+                                            let i = Int(list[si]), j = Int(list[sj])
+                                            let signs = (Double(sign[i]), Double(sign[j]))
+                                            switch ScreenPairs.relation(tris[i], tris[j], s, signs: signs) {
+                                            case .apart: continue
+                                            case .level: break
+                                            case .secondInFront:
+                                                back.append(Int32(p))
+                                                front.append(Int32(q))
+                                            case .firstInFront:
+                                                back.append(Int32(q))
+                                                front.append(Int32(p))
+                                            case .crossing: return false
                                             }
+                                            overlapping += 1
+                                            if overlapping > limit { return false }
+                                            clusters.union(Int32(si), Int32(sj))
                                         }
                                     }
                                 }
-                                return true
                             }
+                            return true
                         }
                     }
                 }
@@ -248,6 +256,13 @@ enum DepthRankedOrder {
             }
         }
         return true
+    }
+
+    /// A cell's copy of a candidate's box, depth range and first cell (column, row).
+    struct Entry {
+        var box = SIMD4<Float>.zero
+        var depth = SIMD2<Float>.zero
+        var first = SIMD2<Int32>.zero
     }
 
     @inline(__always)

@@ -38,10 +38,12 @@ enum ScreenCoverage {
 
     /// The triangles that may overlap another, ascending; nil when the test would cost more than it
     /// can save. `signs` are the screen-area signs, 0 for triangles that cover no area (never
-    /// candidates); every index in `triangles` must be below `screen.count`.
+    /// candidates); every index in `triangles` must be below `screen.count`. `scale` sets the touch
+    /// tolerance (default: the larger side of R's bounds, which are the bounds of all triangles
+    /// with area, since every covered point is enclosed by R).
     static func candidateList(
         screen: UnsafeBufferPointer<Point3D>, triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>,
-        scale: Double
+        scale: Double?
     ) -> [Int32]? {
         let n = triangles.count
         let vertexCount = screen.count
@@ -131,63 +133,79 @@ enum ScreenCoverage {
                 p: SIMD2(p.x, p.y), q: SIMD2(q.x, q.y), a: s.a, b: s.b, weight: s.weight, firstColumn: Int32(grid.column(min(p.x, q.x))))
         }
         // Orientations within this of zero count as touching: the test only has to be conservative.
-        let touch = 1e-12 * scale * scale
+        let size = scale ?? max(hi.x - lo.x, hi.y - lo.y)
+        let touch = 1e-12 * size * size
         // Each vertex's cell (column, row): most triangles need only their corners' cells.
-        var vertexCells = [SIMD2<Int16>](repeating: .zero, count: vertexCount)
-        for v in 0..<vertexCount {
-            let p = screen[v]
-            vertexCells[v] = SIMD2(Int16(truncatingIfNeeded: grid.column(p.x)), Int16(truncatingIfNeeded: grid.row(p.y)))
+        let vertexCells = [SIMD2<Int16>](unsafeUninitializedCapacity: vertexCount) { cells, initialized in
+            if let base = cells.baseAddress {
+                let out = SharedMutableBuffer(base: base)
+                parallelChunks(vertexCount, minimumChunk: 65_536) { range in
+                    for v in range {
+                        let p = screen[v]
+                        out.base[v] = SIMD2(Int16(truncatingIfNeeded: grid.column(p.x)), Int16(truncatingIfNeeded: grid.row(p.y)))
+                    }
+                }
+            }
+            initialized = vertexCount
         }
-        vertexCells.withUnsafeBufferPointer { cells in
-            start.withUnsafeBufferPointer { start in
-                members.withUnsafeBufferPointer { members in
-                    memberColumns.withUnsafeBufferPointer { memberColumns in
-                        winding.withUnsafeBufferPointer { winding in
-                            segments.withUnsafeBufferPointer { segments in
-                                /// Whether triangle t (counterclockwise corners c) may overlap another.
-                                func candidate(_ t: Int, _ c: SIMD3<Int32>) -> Bool {
-                                    // The cells of its box, from its corners' cells (the cell functions are
-                                    // monotone, so these are the cells of the box's sides).
-                                    let k0 = cells[Int(c.x)], k1 = cells[Int(c.y)], k2 = cells[Int(c.z)]
-                                    let x0 = Int(min(k0.x, k1.x, k2.x)), x1 = Int(max(k0.x, k1.x, k2.x))
-                                    let y0 = Int(min(k0.y, k1.y, k2.y)), y1 = Int(max(k0.y, k1.y, k2.y))
-                                    var clear = true
-                                    for y in y0...y1 where start[y * nx + x0] != start[y * nx + x1 + 1] {
-                                        clear = false
-                                        break
+        var flag = [UInt8](unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
+        flag.withUnsafeMutableBufferPointer { flags in
+            vertexCells.withUnsafeBufferPointer { cells in
+                start.withUnsafeBufferPointer { start in
+                    members.withUnsafeBufferPointer { members in
+                        memberColumns.withUnsafeBufferPointer { memberColumns in
+                            winding.withUnsafeBufferPointer { winding in
+                                segments.withUnsafeBufferPointer { segments in
+                                    /// Whether triangle t (counterclockwise corners c) may overlap another.
+                                    func candidate(_ t: Int, _ c: SIMD3<Int32>) -> Bool {
+                                        // The cells of its box, from its corners' cells (the cell functions are
+                                        // monotone, so these are the cells of the box's sides).
+                                        let k0 = cells[Int(c.x)], k1 = cells[Int(c.y)], k2 = cells[Int(c.z)]
+                                        let x0 = Int(min(k0.x, k1.x, k2.x)), x1 = Int(max(k0.x, k1.x, k2.x))
+                                        let y0 = Int(min(k0.y, k1.y, k2.y)), y1 = Int(max(k0.y, k1.y, k2.y))
+                                        var clear = true
+                                        for y in y0...y1 where start[y * nx + x0] != start[y * nx + x1 + 1] {
+                                            clear = false
+                                            break
+                                        }
+                                        // Cells R does not meet (inside R's bounds, which hold every covered point).
+                                        if clear { return winding[y0 * nx + x0] != 1 }
+                                        let a = screen[Int(c.x)], b = screen[Int(c.y)], d = screen[Int(c.z)]
+                                        let mnx = min(a.x, b.x, d.x), mxx = max(a.x, b.x, d.x)
+                                        let mny = min(a.y, b.y, d.y), mxy = max(a.y, b.y, d.y)
+                                        // Outside R's bounds (only by rounding: R encloses everything covered).
+                                        guard mnx >= lo.x, mxx <= hi.x, mny >= lo.y, mxy <= hi.y else { return true }
+                                        for y in y0...y1 {
+                                            for m in Int(start[y * nx + x0])..<Int(start[y * nx + x1 + 1]) {
+                                                if touches(segments[Int(members[m])], c, a, b, d, touch) { return true }
+                                            }
+                                        }
+                                        // Untouched: covered as often as at its centroid, by the segments of its row
+                                        // right of it, each counted once (in its first cell from the centroid's).
+                                        let centre = (a + b + d) / 3
+                                        let row = grid.row(centre.y), column = grid.column(centre.x)
+                                        var count: Int32 = 0
+                                        do {
+                                            for m in Int(start[row * nx + column])..<Int(start[row * nx + nx]) {
+                                                let s = segments[Int(members[m])]
+                                                guard memberColumns[m] == max(Int32(column), s.firstColumn) else { continue }
+                                                let p = s.p, q = s.q
+                                                let side = (q.x - p.x) * (centre.y - p.y) - (q.y - p.y) * (centre.x - p.x)
+                                                if p.y <= centre.y && centre.y < q.y && side > 0 { count += s.weight }
+                                                if q.y <= centre.y && centre.y < p.y && side < 0 { count -= s.weight }
+                                            }
+                                        }
+                                        return count != 1
                                     }
-                                    // Cells R does not meet (inside R's bounds, which hold every covered point).
-                                    if clear { return winding[y0 * nx + x0] != 1 }
-                                    let a = screen[Int(c.x)], b = screen[Int(c.y)], d = screen[Int(c.z)]
-                                    let mnx = min(a.x, b.x, d.x), mxx = max(a.x, b.x, d.x)
-                                    let mny = min(a.y, b.y, d.y), mxy = max(a.y, b.y, d.y)
-                                    // Outside R's bounds (only by rounding: R encloses everything covered).
-                                    guard mnx >= lo.x, mxx <= hi.x, mny >= lo.y, mxy <= hi.y else { return true }
-                                    for y in y0...y1 {
-                                        for m in Int(start[y * nx + x0])..<Int(start[y * nx + x1 + 1]) {
-                                            if touches(segments[Int(members[m])], c, a, b, d, touch) { return true }
+                                    // On all cores, each chunk writing its own triangles' flags.
+                                    guard let base = flags.baseAddress else { return }
+                                    let out = SharedMutableBuffer(base: base)
+                                    parallelChunks(n, minimumChunk: 65_536) { range in
+                                        for t in range {
+                                            let v = triangles[t]
+                                            out.base[t] = signs[t] != 0 && candidate(t, signs[t] > 0 ? v : SIMD3(v.x, v.z, v.y)) ? 1 : 0
                                         }
                                     }
-                                    // Untouched: covered as often as at its centroid, by the segments of its row
-                                    // right of it, each counted once (in its first cell from the centroid's).
-                                    let centre = (a + b + d) / 3
-                                    let row = grid.row(centre.y), column = grid.column(centre.x)
-                                    var count: Int32 = 0
-                                    do {
-                                        for m in Int(start[row * nx + column])..<Int(start[row * nx + nx]) {
-                                            let s = segments[Int(members[m])]
-                                            guard memberColumns[m] == max(Int32(column), s.firstColumn) else { continue }
-                                            let p = s.p, q = s.q
-                                            let side = (q.x - p.x) * (centre.y - p.y) - (q.y - p.y) * (centre.x - p.x)
-                                            if p.y <= centre.y && centre.y < q.y && side > 0 { count += s.weight }
-                                            if q.y <= centre.y && centre.y < p.y && side < 0 { count -= s.weight }
-                                        }
-                                    }
-                                    return count != 1
-                                }
-                                for t in 0..<n where signs[t] != 0 {
-                                    let v = triangles[t]
-                                    if candidate(t, signs[t] > 0 ? v : SIMD3(v.x, v.z, v.y)) { active.append(Int32(t)) }
                                 }
                             }
                         }
@@ -195,6 +213,7 @@ enum ScreenCoverage {
                 }
             }
         }
+        for t in 0..<n where flag[t] != 0 { active.append(Int32(t)) }
         return active
     }
 
