@@ -125,8 +125,15 @@ enum DepthRankedOrder {
         for c in 0..<(nx * ny) { start[c + 1] += start[c] }
         // Cells filled in rank order, so each cell lists its candidates by rank; box, depth range and
         // first cell copied alongside, so the sweep reads memory in sequence.
-        var members = [Int32](repeating: 0, count: total)
-        var entries = [Entry](repeating: Entry(), count: total)
+        // Every entry is written by the fill below; huge pages, as the fill writes all over them.
+        var members = [Int32](unsafeUninitializedCapacity: total) { buffer, initialized in
+            adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
+            initialized = total
+        }
+        var entries = [Entry](unsafeUninitializedCapacity: total) { buffer, initialized in
+            adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
+            initialized = total
+        }
         do {
             var fill = start
             for slot32 in ranked {

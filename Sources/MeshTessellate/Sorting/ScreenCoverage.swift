@@ -130,7 +130,8 @@ enum ScreenCoverage {
         let segments = residual.map { s in
             let p = screen[Int(s.a)], q = screen[Int(s.b)]
             return Segment(
-                p: SIMD2(p.x, p.y), q: SIMD2(q.x, q.y), a: s.a, b: s.b, weight: s.weight, firstColumn: Int32(grid.column(min(p.x, q.x))))
+                p: SIMD2(p.x, p.y), q: SIMD2(q.x, q.y), a: s.a, b: s.b, weight: s.weight,
+                firstColumn: Int32(grid.column(min(p.x, q.x))), lastColumn: Int32(grid.column(max(p.x, q.x))))
         }
         // Orientations within this of zero count as touching: the test only has to be conservative.
         let size = scale ?? max(hi.x - lo.x, hi.y - lo.y)
@@ -180,19 +181,31 @@ enum ScreenCoverage {
                                                 if touches(segments[Int(members[m])], c, a, b, d, touch) { return true }
                                             }
                                         }
-                                        // Untouched: covered as often as at its centroid, by the segments of its row
-                                        // right of it, each counted once (in its first cell from the centroid's).
+                                        // Untouched: covered as often as at its centroid, by the winding number
+                                        // along its row, right or left, whichever side has fewer entries;
+                                        // each segment counted once (in its first cell from the centroid's).
                                         let centre = (a + b + d) / 3
                                         let row = grid.row(centre.y), column = grid.column(centre.x)
+                                        let rowStart = Int(start[row * nx]), rowEnd = Int(start[row * nx + nx])
+                                        let here = Int(start[row * nx + column]), next = Int(start[row * nx + column + 1])
                                         var count: Int32 = 0
-                                        do {
-                                            for m in Int(start[row * nx + column])..<Int(start[row * nx + nx]) {
+                                        if rowEnd - here <= next - rowStart {
+                                            for m in here..<rowEnd {
                                                 let s = segments[Int(members[m])]
                                                 guard memberColumns[m] == max(Int32(column), s.firstColumn) else { continue }
                                                 let p = s.p, q = s.q
                                                 let side = (q.x - p.x) * (centre.y - p.y) - (q.y - p.y) * (centre.x - p.x)
                                                 if p.y <= centre.y && centre.y < q.y && side > 0 { count += s.weight }
                                                 if q.y <= centre.y && centre.y < p.y && side < 0 { count -= s.weight }
+                                            }
+                                        } else {
+                                            for m in rowStart..<next {
+                                                let s = segments[Int(members[m])]
+                                                guard memberColumns[m] == min(Int32(column), s.lastColumn) else { continue }
+                                                let p = s.p, q = s.q
+                                                let side = (q.x - p.x) * (centre.y - p.y) - (q.y - p.y) * (centre.x - p.x)
+                                                if p.y <= centre.y && centre.y < q.y && side < 0 { count -= s.weight }
+                                                if q.y <= centre.y && centre.y < p.y && side > 0 { count += s.weight }
                                             }
                                         }
                                         return count != 1
@@ -270,12 +283,22 @@ enum ScreenCoverage {
             for v in 0..<vertexCount {
                 let lower = Int(offsets[v]), upper = Int(offsets[v + 1])
                 guard upper > lower else { continue }
-                if upper - lower > 1 {
+                // Insertion for the few edges at a mesh vertex; a full sort where a soup piles many
+                // edges on one vertex (insertion would be quadratic there).
+                if upper - lower > 32 {
+                    codes[lower..<upper].sort()
+                } else if upper - lower > 1 {
                     codes[lower..<upper].insertionSort(by: <)
                 }
                 var i = lower
                 while i < upper {
-                    let high = codes[i] >> 1
+                    let code = codes[i]
+                    let high = code >> 1
+                    // Most edges are run once each way: two codes that differ in the last bit only.
+                    if code & 1 == 0, i + 1 < upper, codes[i + 1] == code | 1, i + 2 == upper || codes[i + 2] >> 1 != high {
+                        i += 2
+                        continue
+                    }
                     var net: Int32 = 0
                     while i < upper, codes[i] >> 1 == high {
                         net += codes[i] & 1 == 1 ? 1 : -1
@@ -289,7 +312,7 @@ enum ScreenCoverage {
     }
 
     /// A segment of R from vertex a to vertex b (screen positions p and q) with its net count, and
-    /// the first grid column its box meets.
+    /// the first and last grid columns its box meets.
     struct Segment {
         var p: SIMD2<Double>
         var q: SIMD2<Double>
@@ -297,6 +320,7 @@ enum ScreenCoverage {
         var b: Int32
         var weight: Int32
         var firstColumn: Int32
+        var lastColumn: Int32
     }
 
     /// Whether segment `s` meets the closed triangle `c` (counterclockwise corners, at t0, t1, t2),

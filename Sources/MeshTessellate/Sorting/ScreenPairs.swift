@@ -241,16 +241,17 @@ enum ScreenPairs {
         _ ti: SIMD3<Int32>, _ tj: SIMD3<Int32>, _ s: UnsafeBufferPointer<Point3D>, signs: (Double, Double)
     ) -> Relation {
         // Shared corners, by index: bit k of `inI` / `inJ` when corner k is shared.
-        var inI = 0, inJ = 0
-        for k in 0..<3 {
-            for m in 0..<3 where ti[k] == tj[m] {
-                inI |= 1 << k
-                inJ |= 1 << m
-            }
-        }
+        // Written out (nine comparisons, no loops): most pairs tested are mesh neighbours.
+        let xx = ti.x == tj.x, xy = ti.x == tj.y, xz = ti.x == tj.z
+        let yx = ti.y == tj.x, yy = ti.y == tj.y, yz = ti.y == tj.z
+        let zx = ti.z == tj.x, zy = ti.z == tj.y, zz = ti.z == tj.z
+        let i0 = xx || xy || xz, i1 = yx || yy || yz, i2 = zx || zy || zz
+        let inI = (i0 ? 1 : 0) | (i1 ? 2 : 0) | (i2 ? 4 : 0)
+        let inJ = (xx || yx || zx ? 1 : 0) | (xy || yy || zy ? 2 : 0) | (xz || yz || zz ? 4 : 0)
+        let shared = (i0 ? 1 : 0) + (i1 ? 1 : 0) + (i2 ? 1 : 0)
         let p = (s[Int(ti.x)], s[Int(ti.y)], s[Int(ti.z)])
         let q = (s[Int(tj.x)], s[Int(tj.y)], s[Int(tj.z)])
-        switch inI.nonzeroBitCount {
+        switch shared {
         case 3:
             return .level // the same triangle twice: either order draws the same
         case 2:
