@@ -134,7 +134,9 @@ enum ScreenCoverage {
                 firstColumn: Int32(grid.column(min(p.x, q.x))), lastColumn: Int32(grid.column(max(p.x, q.x))))
         }
         // Orientations within this of zero count as touching: the test only has to be conservative.
-        let size = scale ?? max(hi.x - lo.x, hi.y - lo.y)
+        // Constants for the loop on all cores (a captured `var` would be checked at every read).
+        let (low, high) = (lo, hi)
+        let size = scale ?? max(high.x - low.x, high.y - low.y)
         let touch = 1e-12 * size * size
         // Each vertex's cell (column, row): most triangles need only their corners' cells.
         let vertexCells = [SIMD2<Int16>](unsafeUninitializedCapacity: vertexCount) { cells, initialized in
@@ -175,7 +177,7 @@ enum ScreenCoverage {
                                         let mnx = min(a.x, b.x, d.x), mxx = max(a.x, b.x, d.x)
                                         let mny = min(a.y, b.y, d.y), mxy = max(a.y, b.y, d.y)
                                         // Outside R's bounds (only by rounding: R encloses everything covered).
-                                        guard mnx >= lo.x, mxx <= hi.x, mny >= lo.y, mxy <= hi.y else { return true }
+                                        guard mnx >= low.x, mxx <= high.x, mny >= low.y, mxy <= high.y else { return true }
                                         for y in y0...y1 {
                                             for m in Int(start[y * nx + x0])..<Int(start[y * nx + x1 + 1]) {
                                                 if touches(segments[Int(members[m])], c, a, b, d, touch) { return true }
