@@ -160,13 +160,18 @@ enum ScreenCoverage {
                             winding.withUnsafeBufferPointer { winding in
                                 segments.withUnsafeBufferPointer { segments in
                                     /// Whether triangle t (counterclockwise corners c) may overlap another.
-                                    func candidate(_ t: Int, _ c: SIMD3<Int32>) -> Bool {
+                                    /// `budget` counts the rows and entries looked at; once spent, every
+                                    /// triangle is kept (a true answer is always safe), so a few huge
+                                    /// triangles or crowded rows cannot make this pass quadratic.
+                                    func candidate(_ t: Int, _ c: SIMD3<Int32>, _ budget: inout Int) -> Bool {
+                                        guard budget > 0 else { return true }
                                         // The cells of its box, from its corners' cells (the cell functions are
                                         // monotone, so these are the cells of the box's sides).
                                         let k0 = cells[Int(c.x)], k1 = cells[Int(c.y)], k2 = cells[Int(c.z)]
                                         let x0 = Int(min(k0.x, k1.x, k2.x)), x1 = Int(max(k0.x, k1.x, k2.x))
                                         let y0 = Int(min(k0.y, k1.y, k2.y)), y1 = Int(max(k0.y, k1.y, k2.y))
                                         var clear = true
+                                        budget -= y1 - y0 + 1
                                         for y in y0...y1 where start[y * nx + x0] != start[y * nx + x1 + 1] {
                                             clear = false
                                             break
@@ -179,6 +184,7 @@ enum ScreenCoverage {
                                         // Outside R's bounds (only by rounding: R encloses everything covered).
                                         guard mnx >= low.x, mxx <= high.x, mny >= low.y, mxy <= high.y else { return true }
                                         for y in y0...y1 {
+                                            budget -= Int(start[y * nx + x1 + 1] - start[y * nx + x0])
                                             for m in Int(start[y * nx + x0])..<Int(start[y * nx + x1 + 1]) {
                                                 if touches(segments[Int(members[m])], c, a, b, d, touch) { return true }
                                             }
@@ -191,6 +197,7 @@ enum ScreenCoverage {
                                         let rowStart = Int(start[row * nx]), rowEnd = Int(start[row * nx + nx])
                                         let here = Int(start[row * nx + column]), next = Int(start[row * nx + column + 1])
                                         var count: Int32 = 0
+                                        budget -= min(rowEnd - here, next - rowStart)
                                         if rowEnd - here <= next - rowStart {
                                             for m in here..<rowEnd {
                                                 let s = segments[Int(members[m])]
@@ -216,9 +223,11 @@ enum ScreenCoverage {
                                     guard let base = flags.baseAddress else { return }
                                     let out = SharedMutableBuffer(base: base)
                                     parallelChunks(n, minimumChunk: 65_536) { range in
+                                        var budget = 64 * range.count + 65_536
                                         for t in range {
                                             let v = triangles[t]
-                                            out.base[t] = signs[t] != 0 && candidate(t, signs[t] > 0 ? v : SIMD3(v.x, v.z, v.y)) ? 1 : 0
+                                            out.base[t] =
+                                                signs[t] != 0 && candidate(t, signs[t] > 0 ? v : SIMD3(v.x, v.z, v.y), &budget) ? 1 : 0
                                         }
                                     }
                                 }
