@@ -43,7 +43,8 @@ struct Sort: ParsableCommand {
                 StandardError.write(
                     "sort: \(statistics.clippedTriangles) triangles after clipping, \(statistics.addedPieces) pieces added by splitting, "
                         + "\(statistics.outputTriangles) written (\(statistics.overlapClusters) overlapping clusters, largest \(statistics.largestCluster); "
-                        + "\(statistics.overlappingPairs) overlapping pairs, \(statistics.crossingPairs) crossing; "
+                        + "\(statistics.overlappingPairs) overlapping pairs\(statistics.depthRanked ? " among those close in depth" : ""), "
+                        + "\(statistics.crossingPairs) crossing; "
                         + "\(statistics.splitGroups) groups split, largest \(statistics.largestSplitGroup))"
                 )
             }
