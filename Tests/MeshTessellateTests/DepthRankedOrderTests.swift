@@ -148,4 +148,41 @@ import Testing
         let check = S.compare(drawn: S.triangles(of: sorted), reference: S.projected(twice, geometry: flat), resolution: 300)
         #expect(check.checked > 10_000 && check.mismatches == 0)
     }
+
+    @Test func theResidualChainIsEveryEdgeWhoseRunsDoNotCancel() {
+        // Random triangles over a few vertices (buckets of every size: the network for up to 8
+        // codes, insertion up to 32, a full sort beyond), some edge-on (sign 0, left out). The
+        // reference counts each directed run in a dictionary: net runs from the smaller end.
+        var random = TessSupport.Random(seed: 0x5eed_0c0d)
+        for (vertexCount, n) in [(3, 60), (5, 20), (12, 48), (40, 160), (400, 1_600), (2_000, 2_000)] {
+            var triangles: [SIMD3<Int32>] = []
+            var signs: [Int8] = []
+            while triangles.count < n {
+                let a = Int32.random(in: 0..<Int32(vertexCount), using: &random)
+                let b = Int32.random(in: 0..<Int32(vertexCount), using: &random)
+                let c = Int32.random(in: 0..<Int32(vertexCount), using: &random)
+                guard a != b, b != c, c != a else { continue }
+                triangles.append(SIMD3(a, b, c))
+                signs.append([-1, 0, 1, 1][Int.random(in: 0..<4, using: &random)])
+            }
+            var net: [SIMD2<Int32>: Int32] = [:]
+            for (v, sign) in zip(triangles, signs) where sign != 0 {
+                // Counterclockwise: as listed when the sign is positive, reversed otherwise.
+                let runs = sign > 0 ? [(v.x, v.y), (v.y, v.z), (v.z, v.x)] : [(v.x, v.z), (v.z, v.y), (v.y, v.x)]
+                for (from, to) in runs {
+                    net[SIMD2(min(from, to), max(from, to)), default: 0] += from < to ? 1 : -1
+                }
+            }
+            let expected = net.filter { $0.value != 0 }
+            let chain = triangles.withUnsafeBufferPointer { t in
+                signs.withUnsafeBufferPointer { g in ScreenCoverage.residualChain(vertexCount: vertexCount, triangles: t, signs: g) }
+            }
+            var found: [SIMD2<Int32>: Int32] = [:]
+            for e in chain ?? [] {
+                #expect(e.a < e.b && found[SIMD2(e.a, e.b)] == nil)
+                found[SIMD2(e.a, e.b)] = e.weight
+            }
+            #expect(chain != nil && found == expected)
+        }
+    }
 }

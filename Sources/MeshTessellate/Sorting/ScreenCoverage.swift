@@ -249,6 +249,7 @@ enum ScreenCoverage {
         vertexCount: Int, triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>
     ) -> [(a: Int32, b: Int32, weight: Int32)]? {
         let n = triangles.count
+        guard 3 * n < Int(Int32.max), vertexCount < Int(Int32.max) / 2 else { return nil }
         var residual: [(a: Int32, b: Int32, weight: Int32)] = []
         // bucket v is codes[offsets[v]..<offsets[v + 1]]; a code is 2 × the larger end, + 1 when
         // the run goes from the smaller end to the larger.
@@ -257,9 +258,10 @@ enum ScreenCoverage {
         offsets.withUnsafeMutableBufferPointer { offsets in
             for t in 0..<n where signs[t] != 0 {
                 let v = triangles[t]
-                offsets[Int(min(v.x, v.y))] += 1
-                offsets[Int(min(v.y, v.z))] += 1
-                offsets[Int(min(v.z, v.x))] += 1
+                // Wrapping adds: a count is at most 3n, below Int32.max (checked by the caller).
+                offsets[Int(min(v.x, v.y))] &+= 1
+                offsets[Int(min(v.y, v.z))] &+= 1
+                offsets[Int(min(v.z, v.x))] &+= 1
             }
             var sum: Int32 = 0
             for v in 0..<vertexCount {
@@ -272,11 +274,14 @@ enum ScreenCoverage {
         let scratch = SortScratch(bytes: 4 * halfCount)
         let codes = scratch.buffer(of: UInt32.self, count: halfCount)
         offsets.withUnsafeMutableBufferPointer { offsets in
+            // Indices are in 0..<vertexCount and slots in 0..<halfCount (both below Int32.max), so
+            // the arithmetic is written without overflow checks.
             @inline(__always) func put(_ a: Int32, _ b: Int32) {
-                let (low, high) = a < b ? (a, b) : (b, a)
-                let slot = Int(offsets[Int(low)]) - 1
-                offsets[Int(low)] = Int32(slot)
-                codes[slot] = UInt32(high) << 1 | (a < b ? 1 : 0)
+                let forward = a < b
+                let low = Int(forward ? a : b), high = UInt32(truncatingIfNeeded: forward ? b : a)
+                let slot = offsets[low] &- 1
+                offsets[low] = slot
+                codes[Int(slot)] = high &<< 1 | (forward ? 1 : 0)
             }
             for t in 0..<n where signs[t] != 0 {
                 let v = triangles[t]
@@ -294,12 +299,24 @@ enum ScreenCoverage {
             for v in 0..<vertexCount {
                 let lower = Int(offsets[v]), upper = Int(offsets[v + 1])
                 guard upper > lower else { continue }
-                // Insertion for the few edges at a mesh vertex; a full sort where a soup piles many
-                // edges on one vertex (insertion would be quadratic there).
-                if upper - lower > 32 {
+                // A sorting network for the few edges at a mesh vertex, insertion up to 32, a full
+                // sort where a soup piles many edges on one vertex (insertion would be quadratic there).
+                if upper - lower <= 8 {
+                    sortEight(codes, from: lower, count: upper - lower)
+                } else if upper - lower > 32 {
                     codes[lower..<upper].sort()
-                } else if upper - lower > 1 {
-                    codes[lower..<upper].insertionSort(by: <)
+                } else {
+                    var i = lower + 1
+                    while i < upper {
+                        let moving = codes[i]
+                        var j = i
+                        while j > lower, codes[j - 1] > moving {
+                            codes[j] = codes[j - 1]
+                            j -= 1
+                        }
+                        codes[j] = moving
+                        i += 1
+                    }
                 }
                 var i = lower
                 while i < upper {
@@ -320,6 +337,49 @@ enum ScreenCoverage {
             }
         }
         return residual
+    }
+
+    /// Sorts `codes[lower..<lower + count]` (count at most 8) by a sorting network of 19
+    /// compare-exchanges (min and max, no branches on the data), padded with UInt32.max: a mesh
+    /// vertex's bucket holds about six codes, and insertion sort mispredicts on most of them.
+    @inline(__always)
+    private static func sortEight(_ codes: UnsafeMutableBufferPointer<UInt32>, from lower: Int, count: Int) {
+        var c0 = count > 0 ? codes[lower] : .max, c1 = count > 1 ? codes[lower + 1] : .max
+        var c2 = count > 2 ? codes[lower + 2] : .max, c3 = count > 3 ? codes[lower + 3] : .max
+        var c4 = count > 4 ? codes[lower + 4] : .max, c5 = count > 5 ? codes[lower + 5] : .max
+        var c6 = count > 6 ? codes[lower + 6] : .max, c7 = count > 7 ? codes[lower + 7] : .max
+        @inline(__always) func exchange(_ a: inout UInt32, _ b: inout UInt32) {
+            let low = min(a, b)
+            b = max(a, b)
+            a = low
+        }
+        exchange(&c0, &c2)
+        exchange(&c1, &c3)
+        exchange(&c4, &c6)
+        exchange(&c5, &c7)
+        exchange(&c0, &c4)
+        exchange(&c1, &c5)
+        exchange(&c2, &c6)
+        exchange(&c3, &c7)
+        exchange(&c0, &c1)
+        exchange(&c2, &c3)
+        exchange(&c4, &c5)
+        exchange(&c6, &c7)
+        exchange(&c2, &c4)
+        exchange(&c3, &c5)
+        exchange(&c1, &c4)
+        exchange(&c3, &c6)
+        exchange(&c1, &c2)
+        exchange(&c3, &c4)
+        exchange(&c5, &c6)
+        if count > 0 { codes[lower] = c0 }
+        if count > 1 { codes[lower + 1] = c1 }
+        if count > 2 { codes[lower + 2] = c2 }
+        if count > 3 { codes[lower + 3] = c3 }
+        if count > 4 { codes[lower + 4] = c4 }
+        if count > 5 { codes[lower + 5] = c5 }
+        if count > 6 { codes[lower + 6] = c6 }
+        if count > 7 { codes[lower + 7] = c7 }
     }
 
     /// A segment of R from vertex a to vertex b (screen positions p and q) with its net count, and
