@@ -76,6 +76,8 @@ enum DepthRankedOrder {
         let m = list.count
         // Box (minX, minY, maxX, maxY) and depth range (minZ, maxZ); the first cell comes below.
         var slots = [Entry](repeating: Entry(), count: m)
+        // The exact least and greatest corner depth of each slot (see the sweep).
+        var exactDepths = [SIMD2<Double>](repeating: .zero, count: m)
         var keys = [UInt32](repeating: 0, count: m)
         var boxLo = SIMD2<Double>(.infinity, .infinity), boxHi = SIMD2<Double>(-.infinity, -.infinity)
         var sumExtent = 0.0
@@ -85,6 +87,7 @@ enum DepthRankedOrder {
             let mnx = min(a.x, b.x, c.x), mny = min(a.y, b.y, c.y)
             let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
             let zmin = down(min(a.z, b.z, c.z))
+            exactDepths[slot] = SIMD2(min(a.z, b.z, c.z), max(a.z, b.z, c.z))
             slots[slot].box = SIMD4(down(mnx), down(mny), up(mxx), up(mxy))
             slots[slot].depth = SIMD2(zmin, up(max(a.z, b.z, c.z)))
             keys[slot] = RadixSort.orderedBits(zmin)
@@ -164,45 +167,53 @@ enum DepthRankedOrder {
                 members.withUnsafeBufferPointer { members in
                     entries.withUnsafeBufferPointer { entries in
                         start.withUnsafeBufferPointer { start in
-                            for cy in 0..<ny {
-                                for cx in 0..<nx {
-                                    let cell = cy * nx + cx
-                                    let end = Int(start[cell + 1])
-                                    for p in Int(start[cell])..<end {
-                                        let ei = entries[p]
-                                        let bi = ei.box, top = ei.depth.y
-                                        var q = p + 1
-                                        // By rank, so by least depth: past zmax(p) every later one is behind nothing of p.
-                                        while q < end, entries[q].depth.x <= top {
-                                            defer { q += 1 }
-                                            let ej = entries[q]
-                                            let bj = ej.box
-                                            guard bi.z > bj.x, bj.z > bi.x, bi.w > bj.y, bj.w > bi.y else { continue }
-                                            // Once: in the cell where the boxes start to meet.
-                                            guard max(ei.first.x, ej.first.x) == Int32(cx), max(ei.first.y, ej.first.y) == Int32(cy)
-                                            else { continue }
-                                            let si = Int(members[p]), sj = Int(members[q])
-                                            let i = Int(list[si]), j = Int(list[sj])
-                                            let signs = (Double(sign[i]), Double(sign[j]))
-                                            switch ScreenPairs.relation(tris[i], tris[j], s, signs: signs) {
-                                            case .apart: continue
-                                            case .level: break
-                                            case .secondInFront:
-                                                back.append(Int32(p))
-                                                front.append(Int32(q))
-                                            case .firstInFront:
-                                                back.append(Int32(q))
-                                                front.append(Int32(p))
-                                            case .crossing: return false
+                            exactDepths.withUnsafeBufferPointer { exact in
+                                for cy in 0..<ny {
+                                    for cx in 0..<nx {
+                                        let cell = cy * nx + cx
+                                        let end = Int(start[cell + 1])
+                                        for p in Int(start[cell])..<end {
+                                            let ei = entries[p]
+                                            let bi = ei.box, top = ei.depth.y
+                                            var q = p + 1
+                                            // By rank, so by least depth: past zmax(p) every later one is behind nothing of p.
+                                            while q < end, entries[q].depth.x <= top {
+                                                defer { q += 1 }
+                                                let ej = entries[q]
+                                                let bj = ej.box
+                                                guard bi.z > bj.x, bj.z > bi.x, bi.w > bj.y, bj.w > bi.y else { continue }
+                                                // Once: in the cell where the boxes start to meet.
+                                                guard max(ei.first.x, ej.first.x) == Int32(cx), max(ei.first.y, ej.first.y) == Int32(cy)
+                                                else { continue }
+                                                let si = Int(members[p]), sj = Int(members[q])
+                                                // p ranks below q. When no corner of p is above any corner of q
+                                                // (exact corner depths; depth is linear over each triangle), p is
+                                                // behind q or level wherever they overlap, so the rank order is
+                                                // right for them: typically neighbours at a corner on a slope,
+                                                // whose shared corner is p's highest and q's lowest.
+                                                if exact[sj].x >= exact[si].y { continue }
+                                                let i = Int(list[si]), j = Int(list[sj])
+                                                let signs = (Double(sign[i]), Double(sign[j]))
+                                                switch ScreenPairs.relation(tris[i], tris[j], s, signs: signs) {
+                                                case .apart: continue
+                                                case .level: break
+                                                case .secondInFront:
+                                                    back.append(Int32(p))
+                                                    front.append(Int32(q))
+                                                case .firstInFront:
+                                                    back.append(Int32(q))
+                                                    front.append(Int32(p))
+                                                case .crossing: return false
+                                                }
+                                                overlapping += 1
+                                                if overlapping > limit { return false }
+                                                clusters.union(Int32(si), Int32(sj))
                                             }
-                                            overlapping += 1
-                                            if overlapping > limit { return false }
-                                            clusters.union(Int32(si), Int32(sj))
                                         }
                                     }
                                 }
+                                return true
                             }
-                            return true
                         }
                     }
                 }
@@ -249,16 +260,19 @@ enum DepthRankedOrder {
     }
 
     /// Whether `order` (ranks) keeps every pair the sweep did not test: such a pair's later rank lies
-    /// wholly in front (its least depth above the other's greatest), so it is kept unless the later
-    /// one is drawn first. A rank drawn after a higher one is checked against the greatest least
-    /// depth drawn so far (ranks go by least depth): if that is above its own greatest depth, an
-    /// untested pair may be broken and the caller takes the general path.
+    /// wholly in front (its least depth above the other's greatest), or at least touches it (the
+    /// exact least corner depth of the later not below the exact greatest of the earlier), so it is
+    /// kept unless the later one is drawn first. A rank drawn after a higher one is checked against
+    /// the greatest least depth drawn so far (ranks go by least depth): if that is not below its own
+    /// greatest depth by more than one step of the Float rounding (a touching pair's rounded least
+    /// depth of the later is at least the earlier's rounded-up greatest, one step down), an untested
+    /// pair may be broken and the caller takes the general path.
     static func keepsUntestedPairs(_ order: [Int32], ranked: [Int32], depths: [SIMD2<Float>]) -> Bool {
         var highest: Int32 = -1
         for rank in order {
             if rank > highest {
                 highest = rank
-            } else if depths[Int(ranked[Int(highest)])].x > depths[Int(ranked[Int(rank)])].y {
+            } else if depths[Int(ranked[Int(highest)])].x >= depths[Int(ranked[Int(rank)])].y.nextDown {
                 return false
             }
         }
