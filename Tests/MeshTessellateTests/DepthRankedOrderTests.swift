@@ -249,4 +249,44 @@ import Testing
             #expect(chain != nil && found == expected)
         }
     }
+
+    /// A border edge that starts exactly on a grid row's centre line and rises by the smallest
+    /// subnormal: its crossing of that line must still be counted in its own cell (the slope
+    /// overflows there, and 0 × ∞ is NaN). Left of it two sheets overlap, the nearer listed first;
+    /// whatever grid the sizes make, they must draw as the z-buffer. Screen = points here
+    /// (anchor at the origin, no transform), so the edge really starts on y = 0.
+    @Test func aBorderEdgeRisingBySubnormalsStillCountsItsCrossing() throws {
+        let geometry = LayerGeometry(size: SIMD2(100, 100), depthScale: 1, anchor: LayerPoint(0, 0), transform: .identity)
+        for n in [5, 9, 13, 17] {
+            for h in [20.0, 30.0, 40.0] {
+                var scene = S.emptyPoints()
+                for p in [SIMD3(6.0, 0, 0.5), SIMD3(1.0, 5e-324, 0.5), SIMD3(3.5, -2, 0.5)] {
+                    scene.positions.append(p)
+                    scene.from.append(LayerPoint(p.x / 100, p.y / 100))
+                    scene.normals.append(SIMD3(0, 0, 1))
+                }
+                scene.triangles.append(SIMD3(0, 1, 2))
+                scene.sourceFaces.append(2)
+                S.appendSheet(to: &scene, n: n, x: -90...(-30), y: (-h + 5)...(h - 5), face: 1, normal: SIMD3(0, 0, 1)) { _, _ in 1 }
+                S.appendSheet(to: &scene, n: n, x: -100...(-20), y: -h...h, face: 0, normal: SIMD3(0, 0, 1)) { _, _ in 0 }
+                let (sorted, stats) = try PainterSorter.sorted(mesh: scene, geometry: geometry, mode: .bsp)
+                #expect(stats.addedPieces == 0)
+                let check = S.compare(
+                    drawn: S.triangles(of: sorted), reference: S.projected(scene, geometry: geometry), resolution: 200)
+                #expect(check.checked > 1_000 && check.mismatches == 0, "n \(n), h \(h)")
+            }
+        }
+    }
+
+    /// The candidates' work budget goes by fixed blocks of triangles, so one thread and all cores
+    /// give the same order (the folded ripple at steps 2 has enough triangles to run in parallel).
+    @Test func theOrderIsTheSameOnOneThreadAndOnAllCores() throws {
+        let (mesh, geometry) = try S.foldedRipple(steps: 2)
+        #expect(mesh.triangleCount > 131_072)
+        let (parallel, _) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp)
+        ProcessInfoCores.threadLimit.store(1, ordering: .relaxed)
+        defer { ProcessInfoCores.threadLimit.store(0, ordering: .relaxed) }
+        let (serial, _) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp)
+        #expect(serial.triangles == parallel.triangles)
+    }
 }

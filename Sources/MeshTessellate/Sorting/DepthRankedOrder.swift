@@ -34,7 +34,9 @@ enum DepthRankedOrder {
     /// screening or the grid would cost more than they save.
     static func order(screen: [Point3D], triangles: [SIMD3<Int32>], limit: Int) -> Outcome? {
         let n = triangles.count
-        guard n > 1, n < Int(Int32.max) else { return Outcome(order: (0..<Int32(n)).map { $0 }) }
+        // Slots are Int32: beyond that the general path decides (which has its own bounds).
+        guard n < Int(Int32.max) else { return nil }
+        guard n > 1 else { return Outcome(order: (0..<Int32(n)).map { $0 }) }
         return screen.withUnsafeBufferPointer { s in
             triangles.withUnsafeBufferPointer { tris in order(screen: s, triangles: tris, limit: limit) }
         }

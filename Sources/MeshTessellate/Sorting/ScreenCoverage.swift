@@ -113,7 +113,12 @@ enum ScreenCoverage {
             for y in grid.row(min(p.y, q.y))...grid.row(max(p.y, q.y)) {
                 let centre = grid.origin.y + (Double(y) + 0.5) * grid.cellHeight
                 guard up ? (p.y <= centre && centre < q.y) : (q.y <= centre && centre < p.y) else { continue }
-                let x = min(max(p.x + (centre - p.y) * ((q.x - p.x) / (q.y - p.y)), min(p.x, q.x)), max(p.x, q.x))
+                // The fraction along the segment first (in [0, 1], finite even when the rise is
+                // subnormal, where the slope would overflow and 0 × ∞ give NaN); a crossing that
+                // still comes out NaN (coordinates near the largest double) falls back to p, and
+                // the clamp keeps it inside the segment's own cells.
+                let along = p.x + (centre - p.y) / (q.y - p.y) * (q.x - p.x)
+                let x = along.isNaN ? p.x : Swift.min(Swift.max(along, Swift.min(p.x, q.x)), Swift.max(p.x, q.x))
                 winding[y * nx + grid.column(x)] += up ? s.weight : -s.weight
             }
         }
@@ -222,12 +227,21 @@ enum ScreenCoverage {
                                     // On all cores, each chunk writing its own triangles' flags.
                                     guard let base = flags.baseAddress else { return }
                                     let out = SharedMutableBuffer(base: base)
-                                    parallelChunks(n, minimumChunk: 65_536) { range in
-                                        var budget = 64 * range.count + 65_536
-                                        for t in range {
-                                            let v = triangles[t]
-                                            out.base[t] =
-                                                signs[t] != 0 && candidate(t, signs[t] > 0 ? v : SIMD3(v.x, v.z, v.y), &budget) ? 1 : 0
+                                    // The budget belongs to fixed blocks of triangles, not to the
+                                    // threads' chunks, so the candidates (and the order made from
+                                    // them) are the same on any number of cores.
+                                    let block = 65_536
+                                    parallelChunks((n + block - 1) / block, minimumChunk: 1) { blocks in
+                                        for first in stride(
+                                            from: blocks.lowerBound * block, to: Swift.min(n, blocks.upperBound * block), by: block)
+                                        {
+                                            let range = first..<Swift.min(n, first + block)
+                                            var budget = 64 * range.count + 65_536
+                                            for t in range {
+                                                let v = triangles[t]
+                                                out.base[t] =
+                                                    signs[t] != 0 && candidate(t, signs[t] > 0 ? v : SIMD3(v.x, v.z, v.y), &budget) ? 1 : 0
+                                            }
                                         }
                                     }
                                 }
