@@ -12,54 +12,28 @@ extension BenchmarkRunner {
         let weights = topology.vertexWeights(faces: mesh.faces)
         let scale = document.geometry.pointScale
         var figures: [BenchmarkFigure] = []
+        // Whole samples and positions alone, each into fresh arrays and into last frame's.
         let kinds = ["", "-frames", "-points", "-points-frames"]
         for steps in 1...4 where kinds.contains(where: { wants("steps\(steps)\($0)") }) {
             let plan = try SubdivisionPlan(topology: topology, steps: steps)
-            if wants("steps\(steps)") {
-                // One evaluation into fresh arrays, as a one-off tessellation makes them.
-                progress("w1 steps\(steps)")
-                let seconds = try median {
-                    _ = try plan.evaluate(vertices: mesh.vertices, weights: weights, pointScale: scale)
-                }
+            // One evaluation into fresh arrays, as a one-off tessellation makes them, and frame
+            // after frame into the same arrays, as an animation re-evaluates its plan.
+            var samples = SurfaceSamples()
+            var positions: [Point3D] = []
+            // In the order of `kinds`.
+            let bodies: [() throws -> Void] = [
+                { _ = try plan.evaluate(vertices: mesh.vertices, weights: weights, pointScale: scale) },
+                { try plan.evaluate(vertices: mesh.vertices, weights: weights, pointScale: scale, into: &samples) },
+                { _ = try plan.positions(vertices: mesh.vertices, weights: weights) },
+                { try plan.evaluatePositions(vertices: mesh.vertices, weights: weights, into: &positions) },
+            ]
+            for (kind, body) in zip(kinds, bodies) where wants("steps\(steps)\(kind)") {
+                let variant = "steps\(steps)\(kind)"
+                progress("w1 \(variant)")
+                let seconds = try median(body)
                 figures.append(
                     BenchmarkFigure.measured(
-                        workload: .w1, variant: "steps\(steps)", threads: threads, size: plan.pointCount, seconds: seconds,
-                        unit: "points"))
-            }
-            if wants("steps\(steps)-frames") {
-                // Frame after frame into the same samples, as an animation re-evaluates its plan.
-                progress("w1 steps\(steps)-frames")
-                var samples = SurfaceSamples()
-                let seconds = try median {
-                    try plan.evaluate(vertices: mesh.vertices, weights: weights, pointScale: scale, into: &samples)
-                }
-                figures.append(
-                    BenchmarkFigure.measured(
-                        workload: .w1, variant: "steps\(steps)-frames", threads: threads, size: plan.pointCount, seconds: seconds,
-                        unit: "points"))
-            }
-            if wants("steps\(steps)-points") {
-                // Positions alone into fresh arrays.
-                progress("w1 steps\(steps)-points")
-                let seconds = try median {
-                    _ = try plan.positions(vertices: mesh.vertices, weights: weights)
-                }
-                figures.append(
-                    BenchmarkFigure.measured(
-                        workload: .w1, variant: "steps\(steps)-points", threads: threads, size: plan.pointCount, seconds: seconds,
-                        unit: "points"))
-            }
-            if wants("steps\(steps)-points-frames") {
-                // Positions alone, frame after frame into the same array.
-                progress("w1 steps\(steps)-points-frames")
-                var positions: [Point3D] = []
-                let seconds = try median {
-                    try plan.evaluatePositions(vertices: mesh.vertices, weights: weights, into: &positions)
-                }
-                figures.append(
-                    BenchmarkFigure.measured(
-                        workload: .w1, variant: "steps\(steps)-points-frames", threads: threads, size: plan.pointCount,
-                        seconds: seconds, unit: "points"))
+                        workload: .w1, variant: variant, threads: threads, size: plan.pointCount, seconds: seconds, unit: "points"))
             }
         }
         figures += try automaticSteps(threads: threads, progress: progress)

@@ -45,23 +45,16 @@ public extension SubdivisionPlan {
 extension SubdivisionPlan {
     /// Writes the grid points each regular patch owns (positions only) into `output`.
     func writeRegularPatchPositions(data: UnsafeBufferPointer<Homogeneous>, into output: SharedMutableBuffer<Point3D>) {
-        guard steps > 0, let table = storage.patches, !table.faces.isEmpty else { return }
+        guard steps > 0 else { return }
         let n = resolution
         let basis = PatchBasis(parameters: (0...n).map { Double($0) / Double(n) }).values
-        let quads = storage.quads
         basis.withUnsafeBufferPointer { basis in
-            quads.withUnsafeBufferPointer { quadBuffer in
-                guard let quadCorners = quadBuffer.baseAddress else { return }
-                table.withTerms { indices, weights in
-                    parallelChunks(table.faces.count, minimumChunk: Swift.max(1, 4096 / ((n + 1) * (n + 1)))) { range in
-                        PositionKernel.withScratch(columns: n + 1) { kernel in
-                            for k in range {
-                                table.gatherPositions(k, data: data, indices: indices, weights: weights, into: kernel.control)
-                                let f = Int(table.faces[k])
-                                PatchKernel.gridSlots(face: f, owns: table.owns[k], n: n, quads: quadCorners, into: kernel.slots)
-                                kernel.evaluate(basis: basis, output: output.base)
-                            }
-                        }
+            forRegularPatchChunks(pointsPerPatch: (n + 1) * (n + 1)) { table, range, indices, weights, quadCorners in
+                PositionKernel.withScratch(columns: n + 1) { kernel in
+                    for k in range {
+                        table.gatherPositions(k, data: data, indices: indices, weights: weights, into: kernel.control)
+                        PatchKernel.gridSlots(face: Int(table.faces[k]), owns: table.owns[k], n: n, quads: quadCorners, into: kernel.slots)
+                        kernel.evaluate(basis: basis, output: output.base)
                     }
                 }
             }
@@ -124,16 +117,9 @@ extension RegularPatchTable {
         _ k: Int, data: UnsafeBufferPointer<Homogeneous>, indices: UnsafeBufferPointer<Int32>,
         weights: UnsafeBufferPointer<Double>, into control: UnsafeMutablePointer<SIMD4<Double>>
     ) {
-        let base = 16 * RegularPatchTable.termsPerPoint * k
         for point in 0..<16 {
-            let first = base + RegularPatchTable.termsPerPoint * point
-            let d = data[Int(indices[first])]
-            var sum = weights[first] * SIMD4(d[2], d[3], d[4], d[5])
-            for slot in (first + 1)..<(first + RegularPatchTable.termsPerPoint) where weights[slot] != 0 {
-                let e = data[Int(indices[slot])]
-                sum += weights[slot] * SIMD4(e[2], e[3], e[4], e[5])
-            }
-            control[point] = sum
+            let sum = controlValue(k, point, data: data, indices: indices, weights: weights)
+            control[point] = SIMD4(sum[2], sum[3], sum[4], sum[5])
         }
     }
 }

@@ -29,24 +29,35 @@ extension SubdivisionPlan {
     /// Writes the grid points each regular patch owns into `points` (which must hold
     /// ``pointCount`` samples), from the control values `data`.
     func writeRegularPatchPoints(data: UnsafeBufferPointer<Homogeneous>, pointScale: SIMD3<Double>, into points: inout SurfaceSamples) {
-        guard steps > 0, let table = storage.patches, !table.faces.isEmpty else { return }
+        guard steps > 0 else { return }
         let n = resolution
         let basis = PatchBasis(parameters: (0...n).map { Double($0) / Double(n) })
-        let quads = storage.quads
         points.withOutput { output in
-            quads.withUnsafeBufferPointer { quadBuffer in
-                guard let quadCorners = quadBuffer.baseAddress else { return }
-                table.withTerms { indices, weights in
-                    parallelChunks(table.faces.count, minimumChunk: Swift.max(1, 4096 / ((n + 1) * (n + 1)))) { range in
-                        PatchKernel.withScratch(columns: n + 1) { kernel in
-                            for k in range {
-                                table.gather(k, data: data, indices: indices, weights: weights, into: kernel.control)
-                                let f = Int(table.faces[k])
-                                PatchKernel.gridSlots(face: f, owns: table.owns[k], n: n, quads: quadCorners, into: kernel.slots)
-                                kernel.evaluate(uBasis: basis, vBasis: basis, scale: pointScale, output: output)
-                            }
-                        }
+            forRegularPatchChunks(pointsPerPatch: (n + 1) * (n + 1)) { table, range, indices, weights, quadCorners in
+                PatchKernel.withScratch(columns: n + 1) { kernel in
+                    for k in range {
+                        table.gather(k, data: data, indices: indices, weights: weights, into: kernel.control)
+                        PatchKernel.gridSlots(face: Int(table.faces[k]), owns: table.owns[k], n: n, quads: quadCorners, into: kernel.slots)
+                        kernel.evaluate(uBasis: basis, vBasis: basis, scale: pointScale, output: output)
                     }
+                }
+            }
+        }
+    }
+
+    /// Runs `body` over chunks of the regular patches, on all cores when there are enough points
+    /// (`pointsPerPatch` a patch) to pay for it, with raw views of the patch terms and of the
+    /// sub-quads' corners. Chunks are disjoint, and so are the points their patches own.
+    func forRegularPatchChunks(
+        pointsPerPatch: Int,
+        _ body: (RegularPatchTable, Range<Int>, UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Double>, UnsafePointer<Int32>) -> Void
+    ) {
+        guard let table = storage.patches, !table.faces.isEmpty else { return }
+        storage.quads.withUnsafeBufferPointer { quadBuffer in
+            guard let quadCorners = quadBuffer.baseAddress else { return }
+            table.withTerms { indices, weights in
+                parallelChunks(table.faces.count, minimumChunk: Swift.max(1, 4096 / Swift.max(1, pointsPerPatch))) { range in
+                    body(table, range, indices, weights, quadCorners)
                 }
             }
         }
@@ -54,22 +65,20 @@ extension SubdivisionPlan {
 
     /// The sub-quad centres of every face from its patch (all faces must have one).
     func regularPatchCenters(data: UnsafeBufferPointer<Homogeneous>, pointScale: SIMD3<Double>) -> SurfaceSamples {
-        guard steps > 0, let table = storage.patches else { return SurfaceSamples() }
+        guard steps > 0, storage.patches != nil else { return SurfaceSamples() }
         let n = resolution
         let basis = PatchBasis(parameters: (0..<n).map { (Double($0) + 0.5) / Double(n) })
         let count = quadCount
         // Every centre is written (each sub-quad lies in one face, and every face has a patch).
         var result = SurfaceSamples.uninitialized(count: count)
         result.withOutput { output in
-            table.withTerms { indices, weights in
-                parallelChunks(table.faces.count, minimumChunk: Swift.max(1, 4096 / (n * n))) { range in
-                    PatchKernel.withScratch(columns: n) { kernel in
-                        for k in range {
-                            table.gather(k, data: data, indices: indices, weights: weights, into: kernel.control)
-                            let base = Int(table.faces[k]) * n * n
-                            for s in 0..<(n * n) { kernel.slots[s] = Int32(base + s) }
-                            kernel.evaluate(uBasis: basis, vBasis: basis, scale: pointScale, output: output)
-                        }
+            forRegularPatchChunks(pointsPerPatch: n * n) { table, range, indices, weights, _ in
+                PatchKernel.withScratch(columns: n) { kernel in
+                    for k in range {
+                        table.gather(k, data: data, indices: indices, weights: weights, into: kernel.control)
+                        let base = Int(table.faces[k]) * n * n
+                        for s in 0..<(n * n) { kernel.slots[s] = Int32(base + s) }
+                        kernel.evaluate(uBasis: basis, vBasis: basis, scale: pointScale, output: output)
                     }
                 }
             }
@@ -276,18 +285,27 @@ extension RegularPatchTable {
         _ k: Int, data: UnsafeBufferPointer<Homogeneous>, indices: UnsafeBufferPointer<Int32>,
         weights: UnsafeBufferPointer<Double>, into points: Points
     ) {
-        let base = 16 * RegularPatchTable.termsPerPoint * k
         for point in 0..<16 {
-            // Most points are one control vertex (weight 1) and the mirrored ones two: the unused
-            // terms have weight 0 and are skipped.
-            let first = base + RegularPatchTable.termsPerPoint * point
-            var sum = weights[first] * data[Int(indices[first])]
-            for slot in (first + 1)..<(first + RegularPatchTable.termsPerPoint) where weights[slot] != 0 {
-                sum += weights[slot] * data[Int(indices[slot])]
-            }
+            let sum = controlValue(k, point, data: data, indices: indices, weights: weights)
             points.to[point] = SIMD4(sum[2], sum[3], sum[4], sum[5])
             points.from[point] = SIMD2(sum[0], sum[1])
         }
+    }
+
+    /// Control point `point` (0..<16, row-major in (v, u)) of patch k, from its terms. Most points
+    /// are one control vertex (weight 1) and the mirrored ones two: the unused terms have weight 0
+    /// and are skipped.
+    @inline(__always)
+    func controlValue(
+        _ k: Int, _ point: Int, data: UnsafeBufferPointer<Homogeneous>, indices: UnsafeBufferPointer<Int32>,
+        weights: UnsafeBufferPointer<Double>
+    ) -> Homogeneous {
+        let first = RegularPatchTable.termsPerPoint * (16 * k + point)
+        var sum = weights[first] * data[Int(indices[first])]
+        for slot in (first + 1)..<(first + RegularPatchTable.termsPerPoint) where weights[slot] != 0 {
+            sum += weights[slot] * data[Int(indices[slot])]
+        }
+        return sum
     }
 
     /// Raw views of the patch terms for the evaluation loop.
