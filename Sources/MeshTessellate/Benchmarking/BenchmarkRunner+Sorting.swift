@@ -36,46 +36,42 @@ extension BenchmarkRunner {
         }
         // The exact sort runs only when asked for by name. It once ran away on this scene (a
         // sliver's tree that made no progress, 17 GB seen); its tree is now bounded by its pieces
-        // and the budget below bounds those (see Docs/performance.md).
+        // and the budget of `exactSortFigure` bounds those (see Docs/performance.md).
         if variants.contains("bsp3") {
-            // The exact sort of the steps-3 tessellation itself (clipping, pool and output mesh
-            // included, as in `depth-mesh`), with the same budget rule.
-            progress("w3 bsp3")
-            let budget = 10 * mesh.triangleCount
-            var added = 0
-            let seconds = try median(runs: 3) {
-                added = try PainterSorter.sorted(
-                    mesh: mesh, geometry: document.geometry, mode: .bsp, space: .points, maximumTriangles: budget
-                ).statistics.addedPieces
-            }
+            // The exact sort of the steps-3 tessellation itself.
             figures.append(
-                BenchmarkFigure.measured(
-                    workload: .w3, variant: "bsp3", threads: threads, size: mesh.triangleCount, seconds: seconds, unit: "triangles",
-                    added: added))
+                try exactSortFigure(variant: "bsp3", mesh: mesh, geometry: document.geometry, threads: threads, progress: progress))
         }
-        guard variants.contains("bsp") else { return figures }
-        let (_, coarse, _) = try BenchmarkInputs.rippleTessellation(steps: 1)
-        progress("w3 bsp")
-        // A budget of 10× the input: a benchmark must not take the machine's memory with it,
-        // however much a future splitter choice splits.
-        let budget = 10 * coarse.triangleCount
-        var added = 0
-        do {
-            let bsp = try median(runs: 3) {
-                added = try PainterSorter.sorted(
-                    mesh: coarse, geometry: document.geometry, mode: .bsp, space: .points, maximumTriangles: budget
-                ).statistics.addedPieces
-            }
+        if variants.contains("bsp") {
+            let (_, coarse, _) = try BenchmarkInputs.rippleTessellation(steps: 1)
             figures.append(
-                BenchmarkFigure.measured(
-                    workload: .w3, variant: "bsp", threads: threads, size: coarse.triangleCount, seconds: bsp, unit: "triangles",
-                    added: added))
-        } catch let error as MeshError where error.kind == .limitExceeded {
-            figures.append(
-                BenchmarkFigure(
-                    workload: .w3, variant: "bsp", threads: threads, size: coarse.triangleCount, seconds: 0,
-                    unit: "triangles (failed: more than \(budget) pieces)"))
+                try exactSortFigure(variant: "bsp", mesh: coarse, geometry: document.geometry, threads: threads, progress: progress))
         }
         return figures
+    }
+
+    /// The whole exact sort of `mesh` (clipping, pool and output mesh included, as in
+    /// `depth-mesh`), with a budget of 10× the input: a benchmark must not take the machine's
+    /// memory with it, however much a future splitter choice splits. Past the budget the figure
+    /// says so instead of ending the workload.
+    func exactSortFigure(
+        variant: String, mesh: TriangleMesh, geometry: LayerGeometry, threads: Int, progress: (String) -> Void
+    ) throws -> BenchmarkFigure {
+        progress("w3 \(variant)")
+        let budget = 10 * mesh.triangleCount
+        var added = 0
+        do {
+            let seconds = try median(runs: 3) {
+                added = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp, space: .points, maximumTriangles: budget)
+                    .statistics.addedPieces
+            }
+            return BenchmarkFigure.measured(
+                workload: .w3, variant: variant, threads: threads, size: mesh.triangleCount, seconds: seconds, unit: "triangles",
+                added: added)
+        } catch let error as MeshError where error.kind == .limitExceeded {
+            return BenchmarkFigure(
+                workload: .w3, variant: variant, threads: threads, size: mesh.triangleCount, seconds: 0,
+                unit: "triangles (failed: more than \(budget) pieces)")
+        }
     }
 }

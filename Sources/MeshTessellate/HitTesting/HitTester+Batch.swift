@@ -1,10 +1,6 @@
 import Dispatch
 import SurfaceKit
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 public extension HitTester {
     /// ``hitTest(_:)-(SIMD2<Double>)`` for many screen points, in chunks on all cores; results in
     /// the order of the points.

@@ -62,7 +62,7 @@ struct ScreenFallback: Sendable {
         let h = bvh.firstHit(origin: SIMD3(s.x, s.y, 0), direction: SIMD3(0, 0, -1), tmin: -.infinity, tmax: .infinity)
         guard h.isHit else { return nil }
         let tri = triangles[Int(h.triangle)]
-        let lambda = SIMD3(1 - h.u - h.v, h.u, h.v)
+        let lambda = h.barycentric
         // Screen-space weights to points space: each divided by its vertex's w, renormalized.
         var mu = lambda / SIMD3(clipW[Int(tri.x)], clipW[Int(tri.y)], clipW[Int(tri.z)])
         mu /= mu.sum()

@@ -132,9 +132,7 @@ extension TriangleBVH {
             guard let x = axis(o.x, d.x, reach.x), let y = axis(o.y, d.y, reach.y), let z = axis(o.z, d.z, reach.z) else {
                 return nil
             }
-            var lower = Float(tmin), upper = Float(tmax)
-            if Double(lower) > tmin { lower = lower.nextDown }
-            if Double(upper) < tmax { upper = upper.nextUp }
+            let lower = Float.roundedDown(tmin), upper = Float.roundedUp(tmax)
             return RaySetup(
                 near: SIMD3(x.near, y.near, z.near), far: SIMD3(x.far, y.far, z.far), inverse: SIMD3(x.inverse, y.inverse, z.inverse),
                 tmin: lower, tmax: upper)
@@ -257,12 +255,7 @@ extension TriangleBVH {
 
             init(far: Double) {
                 self.far = far
-                farFloat = Best.roundedUp(far)
-            }
-
-            @inline(__always) static func roundedUp(_ t: Double) -> Float {
-                let f = Float(t)
-                return Double(f) < t ? f.nextUp : f
+                farFloat = Float.roundedUp(far)
             }
 
             var hit: TriangleHit {
@@ -306,7 +299,7 @@ extension TriangleBVH {
             best.v = v
             if t != best.far {
                 best.far = t
-                best.farFloat = Best.roundedUp(t)
+                best.farFloat = Float.roundedUp(t)
             }
         }
 

@@ -92,7 +92,8 @@ enum CentroidDepthSort {
         var histograms = [UInt32](repeating: 0, count: parts * copies * radix)
         // Per part: NaN keys and triangles with a bad index.
         var flags = [Int](repeating: 0, count: parts * 2)
-        let vertices = UInt32(vertexCount)
+        // Indices are Int32, so clamping keeps every bounds check right.
+        let vertices = UInt32(clamping: vertexCount)
         func partRange(_ p: Int) -> Range<Int> { (n * p / parts)..<(n * (p + 1) / parts) }
 
         histograms.withUnsafeMutableBufferPointer { hb in

@@ -88,10 +88,10 @@ enum DepthRankedOrder {
             let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
             let mnx = min(a.x, b.x, c.x), mny = min(a.y, b.y, c.y)
             let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
-            let zmin = down(min(a.z, b.z, c.z))
+            let zmin = Float.roundedDown(min(a.z, b.z, c.z))
             exactDepths[slot] = SIMD2(min(a.z, b.z, c.z), max(a.z, b.z, c.z))
-            slots[slot].box = SIMD4(down(mnx), down(mny), up(mxx), up(mxy))
-            slots[slot].depth = SIMD2(zmin, up(max(a.z, b.z, c.z)))
+            slots[slot].box = SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy))
+            slots[slot].depth = SIMD2(zmin, Float.roundedUp(max(a.z, b.z, c.z)))
             keys[slot] = RadixSort.orderedBits(zmin)
             boxLo = SIMD2(min(boxLo.x, mnx), min(boxLo.y, mny))
             boxHi = SIMD2(max(boxHi.x, mxx), max(boxHi.y, mxy))
@@ -288,15 +288,4 @@ enum DepthRankedOrder {
         var first = SIMD2<Int32>.zero
     }
 
-    @inline(__always)
-    private static func down(_ x: Double) -> Float {
-        let f = Float(x)
-        return Double(f) > x ? f.nextDown : f
-    }
-
-    @inline(__always)
-    private static func up(_ x: Double) -> Float {
-        let f = Float(x)
-        return Double(f) < x ? f.nextUp : f
-    }
 }

@@ -42,6 +42,8 @@ enum ScreenPairs {
         let result = ScreenOcclusions()
         let n = triangles.count
         guard n > 1 else { return result }
+        // Triangles are numbered in Int32 below; beyond that the caller's fallback decides.
+        guard n < Int(Int32.max) else { return nil }
 
         // The sign of each triangle's screen area; 0 for those that cover none (edge-on, or not
         // finite), which take part in no pair.
@@ -84,9 +86,12 @@ enum ScreenPairs {
                 let mnx = min(a.x, b.x, c.x), mny = min(a.y, b.y, c.y)
                 let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
                 list.append(Int32(t))
-                boxes.append(SIMD4(down(mnx), down(mny), up(mxx), up(mxy)))
+                boxes.append(SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy)))
                 let (sa, sb, sc) = (a.x + a.y, b.x + b.y, c.x + c.y), (da, db, dc) = (a.x - a.y, b.x - b.y, c.x - c.y)
-                diagonals.append(SIMD4(down(min(sa, sb, sc)), down(min(da, db, dc)), up(max(sa, sb, sc)), up(max(da, db, dc))))
+                diagonals.append(
+                    SIMD4(
+                        Float.roundedDown(min(sa, sb, sc)), Float.roundedDown(min(da, db, dc)), Float.roundedUp(max(sa, sb, sc)),
+                        Float.roundedUp(max(da, db, dc))))
                 lo = SIMD2(min(lo.x, mnx), min(lo.y, mny))
                 hi = SIMD2(max(hi.x, mxx), max(hi.y, mxy))
                 sumExtent += max(mxx - mnx, mxy - mny)
@@ -216,18 +221,6 @@ enum ScreenPairs {
             }
         }
         return found
-    }
-
-    @inline(__always)
-    private static func down(_ x: Double) -> Float {
-        let f = Float(x)
-        return Double(f) > x ? f.nextDown : f
-    }
-
-    @inline(__always)
-    private static func up(_ x: Double) -> Float {
-        let f = Float(x)
-        return Double(f) < x ? f.nextUp : f
     }
 
     @inline(__always)
@@ -385,10 +378,10 @@ enum ScreenPairs {
                 let e0 = corner(q, k), e1 = corner(q, k == 2 ? 0 : k + 1)
                 var out = 0
                 var previous = polygon[count - 1]
-                var previousSide = signJ * orientXY(e0, e1, previous)
+                var previousSide = signJ * orient(e0, e1, previous)
                 for index in 0..<count {
                     let current = polygon[index]
-                    let side = signJ * orientXY(e0, e1, current)
+                    let side = signJ * orient(e0, e1, current)
                     if (side > 0 && previousSide < 0) || (side < 0 && previousSide > 0), out < 8 {
                         let t = previousSide / (previousSide - side)
                         clipped[out] = previous + t * (current - previous)
@@ -414,11 +407,6 @@ enum ScreenPairs {
         }
         guard let (minD, maxD) = range else { return .apart }
         return decide(min: minD, max: maxD, p, q)
-    }
-
-    @inline(__always)
-    private static func orientXY(_ a: Point3D, _ b: Point3D, _ c: Point3D) -> Double {
-        (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
     }
 }
 
@@ -446,9 +434,6 @@ struct UnionFind {
         let ra = find(a), rb = find(b)
         if ra < rb { parent[Int(rb)] = ra } else if rb < ra { parent[Int(ra)] = rb }
     }
-
-    /// Whether `x` was ever joined to another item.
-    func isJoined(_ x: Int) -> Bool { parent[x] >= 0 }
 
     /// The groups of two or more items, and the size of the largest.
     mutating func groups() -> (count: Int, largest: Int) {

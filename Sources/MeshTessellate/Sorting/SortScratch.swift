@@ -49,8 +49,8 @@ final class SortScratch: @unchecked Sendable {
         base.deallocate()
     }
 
-    /// `count` elements of `T` starting `offset` bytes in (uninitialized until written).
-    func buffer<T>(of _: T.Type, count: Int, offset: Int = 0) -> UnsafeMutableBufferPointer<T> {
-        UnsafeMutableBufferPointer(start: (base + offset).bindMemory(to: T.self, capacity: count), count: count)
+    /// `count` elements of `T` from the start (uninitialized until written).
+    func buffer<T>(of _: T.Type, count: Int) -> UnsafeMutableBufferPointer<T> {
+        UnsafeMutableBufferPointer(start: base.bindMemory(to: T.self, capacity: count), count: count)
     }
 }
