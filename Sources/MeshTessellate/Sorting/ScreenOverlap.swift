@@ -36,41 +36,23 @@ enum ScreenOverlap {
         func cellX(_ x: Double) -> Int { grid.column(x) }
         func cellY(_ y: Double) -> Int { grid.row(y) }
 
-        // Grid entries, by arithmetic first: a few screen-sized triangles among many small ones
-        // would put themselves in every cell. Past a few entries a triangle, every active triangle
-        // goes into one cluster instead: a larger cluster than needed is still drawn exactly by
-        // its tree (whose pieces the budget bounds), only with more work.
-        var entries = 0
-        for t in 0..<n where active[t] {
+        // Compressed rows: cell → triangles whose box meets it; triangles without area go into
+        // no cell (an empty range).
+        let ranges = (0..<n).map { t in
+            guard active[t] else { return SIMD4<Int32>(0, 0, -1, -1) }
             let box = boxes[t]
-            entries += (cellY(box.w) - cellY(box.y) + 1) * (cellX(box.z) - cellX(box.x) + 1)
-            if entries > 8 * activeCount + (1 << 20) {
-                guard let first = active.firstIndex(of: true) else { return parent }
-                for t in 0..<n where active[t] { parent[t] = Int32(first) }
-                return parent
-            }
+            return SIMD4(Int32(cellX(box.x)), Int32(cellY(box.y)), Int32(cellX(box.z)), Int32(cellY(box.w)))
         }
-
-        // Compressed rows: cell → triangles whose box meets it.
-        var start = [Int](repeating: 0, count: nx * ny + 1)
-        for t in 0..<n where active[t] {
-            let box = boxes[t]
-            for y in cellY(box.y)...cellY(box.w) {
-                for x in cellX(box.x)...cellX(box.z) { start[y * nx + x + 1] += 1 }
-            }
+        // A few screen-sized triangles among many small ones would put themselves in every cell.
+        // Past a few entries a triangle, every active triangle goes into one cluster instead: a
+        // larger cluster than needed is still drawn exactly by its tree (whose pieces the budget
+        // bounds), only with more work.
+        guard let bins = grid.bin(cells: ranges, entryLimit: 8 * activeCount + (1 << 20)) else {
+            guard let first = active.firstIndex(of: true) else { return parent }
+            for t in 0..<n where active[t] { parent[t] = Int32(first) }
+            return parent
         }
-        for c in 0..<(nx * ny) { start[c + 1] += start[c] }
-        var fill = start
-        var members = [Int32](repeating: 0, count: start[nx * ny])
-        for t in 0..<n where active[t] {
-            let box = boxes[t]
-            for y in cellY(box.y)...cellY(box.w) {
-                for x in cellX(box.x)...cellX(box.z) {
-                    members[fill[y * nx + x]] = Int32(t)
-                    fill[y * nx + x] += 1
-                }
-            }
-        }
+        let start = bins.start, members = bins.members
 
         func find(_ x: Int32) -> Int32 {
             var r = x
@@ -87,7 +69,7 @@ enum ScreenOverlap {
         for cy in 0..<ny {
             for cx in 0..<nx {
                 let cell = cy * nx + cx
-                let range = start[cell]..<start[cell + 1]
+                let range = Int(start[cell])..<Int(start[cell + 1])
                 for p in range {
                     let i = Int(members[p])
                     let bi = boxes[i]

@@ -106,36 +106,26 @@ enum ScreenPairs {
         @inline(__always) func cellY(_ y: Float) -> Int { grid.row(Double(y)) }
 
         // Compressed rows: cell → triangles whose box meets it.
-        // Entries first, by arithmetic alone: a few screen-sized triangles among many small ones
-        // would put themselves in every cell, so past a few entries a triangle (and the pair
-        // limit) the search gives up before allocating or visiting them.
-        var total = 0
+        // A few screen-sized triangles among many small ones would put themselves in every cell,
+        // so past a few entries a triangle (and the pair limit) the search gives up before
+        // allocating or visiting them.
         let entryLimit = min(Int(Int32.max) - 1, 8 * activeCount + min(limit, Int(Int32.max)))
-        for box in boxes {
-            total += (cellY(box.w) - cellY(box.y) + 1) * (cellX(box.z) - cellX(box.x) + 1)
-            if total > entryLimit { return nil }
+        let ranges = boxes.map { box in
+            SIMD4(Int32(cellX(box.x)), Int32(cellY(box.y)), Int32(cellX(box.z)), Int32(cellY(box.w)))
         }
-        var start = [Int32](repeating: 0, count: nx * ny + 1)
-        for box in boxes {
-            for y in cellY(box.y)...cellY(box.w) {
-                for x in cellX(box.x)...cellX(box.z) { start[y * nx + x + 1] += 1 }
-            }
-        }
-        for c in 0..<(nx * ny) { start[c + 1] += start[c] }
-        var fill = start
-        var members = [Int32](repeating: 0, count: total)
+        guard let bins = grid.bin(cells: ranges, entryLimit: entryLimit) else { return nil }
+        let start = bins.start
+        var members = bins.members
+        let total = members.count
         // The boxes again in cell order, so that the box tests read memory in sequence.
-        var cellBoxes = [SIMD4<Float>](repeating: .zero, count: total)
-        for (slot, box) in boxes.enumerated() {
-            for y in cellY(box.y)...cellY(box.w) {
-                for x in cellX(box.x)...cellX(box.z) {
-                    members[Int(fill[y * nx + x])] = Int32(slot)
-                    cellBoxes[Int(fill[y * nx + x])] = box
-                    fill[y * nx + x] += 1
+        var cellBoxes = [SIMD4<Float>](unsafeUninitializedCapacity: total) { cellBoxes, initialized in
+            members.withUnsafeBufferPointer { members in
+                boxes.withUnsafeBufferPointer { boxes in
+                    for e in 0..<total { cellBoxes[e] = boxes[Int(members[e])] }
                 }
             }
+            initialized = total
         }
-        fill = []
         // Each cell's members by the left side of their boxes, so a sweep stops at the first box
         // that starts right of the current one's end (insertion sort: cells are small).
         members.withUnsafeMutableBufferPointer { members in

@@ -1,0 +1,83 @@
+import SurfaceKit
+
+extension ScreenGrid {
+    /// Compressed rows of a grid: cell c (row-major, `row * columns + column`) holds the items
+    /// `members[start[c]..<start[c + 1]]`, in ascending item order.
+    struct Bins {
+        /// `columns × rows + 1` offsets into `members`; the last is the number of entries.
+        var start: [Int32]
+        /// The item of each entry, cell by cell.
+        var members: [Int32]
+    }
+
+    /// Bins `cells.count` items: item i goes into every cell of its inclusive range `cells[i]`
+    /// (first column, first row, last column, last row); a range whose last column or row is below
+    /// its first puts the item in no cell (items left out keep their numbers). Each cell lists its
+    /// items in ascending order, so the result does not depend on how the work is done.
+    ///
+    /// Nil, before anything is allocated, when there would be more than `entryLimit` entries (or
+    /// more than `Int32.max − 1`, which the offsets must hold): a few screen-sized items among many
+    /// small ones would put themselves in every cell, and the callers then fall back instead.
+    ///
+    /// Every non-empty range must lie inside the grid (the ranges of `column(_:)` and `row(_:)`
+    /// do); that is checked once per item, so the loops over entries need no checks.
+    func bin(cells: [SIMD4<Int32>], entryLimit: Int) -> Bins? {
+        // Items are numbered in Int32.
+        guard cells.count <= Int(Int32.max) else { return nil }
+        let cellCount = columns * rows
+        let limit = min(entryLimit, Int(Int32.max) - 1)
+        return cells.withUnsafeBufferPointer { cells in
+            // Entries first, by arithmetic alone. Each item adds at most columns × rows (at most
+            // 4096² in all), and the sum is checked after each, so nothing overflows.
+            var total = 0
+            for r in cells where r.x <= r.z && r.y <= r.w {
+                precondition(r.x >= 0 && r.y >= 0 && Int(r.z) < columns && Int(r.w) < rows, "a cell range outside the grid")
+                total += (Int(r.z) - Int(r.x) + 1) * (Int(r.w) - Int(r.y) + 1)
+                if total > limit { return nil }
+            }
+            // Counts per cell, then running sums: `start[c]` becomes the end of cell c's entries.
+            // Every count and sum is at most `total`, which fits an Int32, hence the wrapping
+            // arithmetic (no overflow checks in the loops over entries).
+            var start = [Int32](repeating: 0, count: cellCount + 1)
+            let members = start.withUnsafeMutableBufferPointer { start in
+                for r in cells where r.x <= r.z && r.y <= r.w {
+                    forEachCell(r) { start[$0] &+= 1 }
+                }
+                for c in 1..<cellCount { start[c] &+= start[c - 1] }
+                start[cellCount] = Int32(truncatingIfNeeded: total)
+                // The fill runs over the items backwards and steps each cell's end down before
+                // writing, so every cell receives its items in ascending order and `start[c]` ends
+                // at the cell's first entry: no second array of cursors. Every entry is written
+                // exactly once (the counts above), so the members need no initial value; huge
+                // pages, as the fill writes all over them.
+                return [Int32](unsafeUninitializedCapacity: total) { members, initialized in
+                    adviseHugePages(UnsafeMutableRawBufferPointer(members))
+                    var item = cells.count
+                    while item > 0 {
+                        item -= 1
+                        let r = cells[item]
+                        guard r.x <= r.z && r.y <= r.w else { continue }
+                        let value = Int32(truncatingIfNeeded: item)
+                        forEachCell(r) { cell in
+                            start[cell] &-= 1
+                            members[Int(start[cell])] = value
+                        }
+                    }
+                    initialized = total
+                }
+            }
+            return Bins(start: start, members: members)
+        }
+    }
+
+    /// Calls `body` with the row-major index of every cell of the non-empty range `r`, row by row.
+    @inline(__always)
+    private func forEachCell(_ r: SIMD4<Int32>, _ body: (Int) -> Void) {
+        let first = Int(r.x), last = Int(r.z)
+        var rowStart = Int(r.y) &* columns
+        for _ in Int(r.y)...Int(r.w) {
+            for x in first...last { body(rowStart &+ x) }
+            rowStart &+= columns
+        }
+    }
+}
