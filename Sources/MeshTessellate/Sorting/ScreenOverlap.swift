@@ -77,8 +77,10 @@ enum ScreenOverlap {
                         let j = Int(members[q])
                         let bj = boxes[j]
                         guard bi.z > bj.x, bj.z > bi.x, bi.w > bj.y, bj.w > bi.y else { continue }
-                        // Test each pair once: in the cell holding the corner where the boxes start to meet.
-                        guard cellX(max(bi.x, bj.x)) == cx, cellY(max(bi.y, bj.y)) == cy else { continue }
+                        // Test each pair once: in the cell holding the corner where the boxes start to meet,
+                        // which is the larger of their first cells (cells grow with the coordinates).
+                        let ci = ranges[i], cj = ranges[j]
+                        guard max(ci.x, cj.x) == Int32(cx), max(ci.y, cj.y) == Int32(cy) else { continue }
                         let ri = find(Int32(i)), rj = find(Int32(j))
                         if ri == rj { continue }
                         if interiorsOverlap(corners(screen, triangles[i]), corners(screen, triangles[j])) {

@@ -152,57 +152,63 @@ enum ScreenPairs {
                 cellBoxes.withUnsafeBufferPointer { boxes in
                     diagonals.withUnsafeBufferPointer { diagonals in
                         list.withUnsafeBufferPointer { list in
-                            members.withUnsafeBufferPointer { members in
-                                start.withUnsafeBufferPointer { start in
-                                    var found = ScreenOcclusions()
-                                    // Overlap clusters, for the statistics (roots are cluster minima).
-                                    var clusters = UnionFind(count: list.count)
-                                    for cy in 0..<ny {
-                                        for cx in 0..<nx {
-                                            let cell = cy * nx + cx
-                                            let range = Int(start[cell])..<Int(start[cell + 1])
-                                            for p in range {
-                                                let si = Int(members[p])
-                                                let i = Int(list[si])
-                                                let bi = boxes[p]
-                                                for q in (p + 1)..<range.upperBound {
-                                                    let sj = Int(members[q])
-                                                    let bj = boxes[q]
-                                                    // Sorted by left side: bj.x ≥ bi.x, and no later box can reach bi.
-                                                    if bj.x >= bi.z { break }
-                                                    guard bi.w > bj.y, bj.w > bi.y else { continue }
-                                                    // Each pair once: in the cell holding the corner where the boxes start to meet.
-                                                    guard cellX(max(bi.x, bj.x)) == cx, cellY(max(bi.y, bj.y)) == cy else { continue }
-                                                    let di = diagonals[si], dj = diagonals[sj]
-                                                    guard di.z >= dj.x, dj.z >= di.x, di.w >= dj.y, dj.w >= di.y else { continue }
-                                                    let j = Int(list[sj])
-                                                    let relation = relation(tris[i], tris[j], s, signs: (sign[i], sign[j]))
-                                                    if relation == .apart { continue }
-                                                    found.overlappingPairs += 1
-                                                    let (a, b) = (Int32(i), Int32(j))
-                                                    switch relation {
-                                                    case .apart, .level: break
-                                                    case .firstInFront:
-                                                        found.back.append(b)
-                                                        found.front.append(a)
-                                                    case .secondInFront:
-                                                        found.back.append(a)
-                                                        found.front.append(b)
-                                                    case .crossing:
-                                                        found.crossingPairs += 1
-                                                        found.back.append(a)
-                                                        found.front.append(b)
-                                                        found.back.append(b)
-                                                        found.front.append(a)
+                            ranges.withUnsafeBufferPointer { ranges in
+                                members.withUnsafeBufferPointer { members in
+                                    start.withUnsafeBufferPointer { start in
+                                        var found = ScreenOcclusions()
+                                        // Overlap clusters, for the statistics (roots are cluster minima).
+                                        var clusters = UnionFind(count: list.count)
+                                        for cy in 0..<ny {
+                                            for cx in 0..<nx {
+                                                let cell = cy * nx + cx
+                                                let range = Int(start[cell])..<Int(start[cell + 1])
+                                                for p in range {
+                                                    let si = Int(members[p])
+                                                    let i = Int(list[si])
+                                                    let bi = boxes[p]
+                                                    let ri = ranges[si]
+                                                    for q in (p + 1)..<range.upperBound {
+                                                        let sj = Int(members[q])
+                                                        let bj = boxes[q]
+                                                        // Sorted by left side: bj.x ≥ bi.x, and no later box can reach bi.
+                                                        if bj.x >= bi.z { break }
+                                                        guard bi.w > bj.y, bj.w > bi.y else { continue }
+                                                        // Each pair once: in the cell holding the corner where the boxes start to meet.
+                                                        // Cells grow with the coordinates, so that corner's cell is the larger of
+                                                        // the two boxes' first cells, computed once per box for the binning.
+                                                        let rj = ranges[sj]
+                                                        guard max(ri.x, rj.x) == Int32(cx), max(ri.y, rj.y) == Int32(cy) else { continue }
+                                                        let di = diagonals[si], dj = diagonals[sj]
+                                                        guard di.z >= dj.x, dj.z >= di.x, di.w >= dj.y, dj.w >= di.y else { continue }
+                                                        let j = Int(list[sj])
+                                                        let relation = relation(tris[i], tris[j], s, signs: (sign[i], sign[j]))
+                                                        if relation == .apart { continue }
+                                                        found.overlappingPairs += 1
+                                                        let (a, b) = (Int32(i), Int32(j))
+                                                        switch relation {
+                                                        case .apart, .level: break
+                                                        case .firstInFront:
+                                                            found.back.append(b)
+                                                            found.front.append(a)
+                                                        case .secondInFront:
+                                                            found.back.append(a)
+                                                            found.front.append(b)
+                                                        case .crossing:
+                                                            found.crossingPairs += 1
+                                                            found.back.append(a)
+                                                            found.front.append(b)
+                                                            found.back.append(b)
+                                                            found.front.append(a)
+                                                        }
+                                                        clusters.union(Int32(si), Int32(sj))
+                                                        if found.overlappingPairs > limit { return nil }
                                                     }
-                                                    clusters.union(Int32(si), Int32(sj))
-                                                    if found.overlappingPairs > limit { return nil }
                                                 }
                                             }
                                         }
+                                        (found.clusters, found.largestCluster) = clusters.groups()
+                                        return found
                                     }
-                                    (found.clusters, found.largestCluster) = clusters.groups()
-                                    return found
                                 }
                             }
                         }
