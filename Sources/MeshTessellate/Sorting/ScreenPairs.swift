@@ -47,26 +47,32 @@ enum ScreenPairs {
 
         // The sign of each triangle's screen area; 0 for those that cover none (edge-on, or not
         // finite), which take part in no pair.
-        var sign = [Double](repeating: 0, count: n)
+        var sign = screenSigns(screen: screen, triangles: triangles)
         var lo = SIMD2<Double>(.infinity, .infinity), hi = SIMD2<Double>(-.infinity, -.infinity)
         screen.withUnsafeBufferPointer { s in
-            for t in 0..<n {
+            for t in 0..<n where sign[t] != 0 {
                 let tri = triangles[t]
                 let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
-                let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
-                guard area != 0, area.isFinite, a.z.isFinite, b.z.isFinite, c.z.isFinite else { continue }
-                sign[t] = area > 0 ? 1 : -1
                 lo = SIMD2(min(lo.x, a.x, b.x, c.x), min(lo.y, a.y, b.y, c.y))
                 hi = SIMD2(max(hi.x, a.x, b.x, c.x), max(hi.y, a.y, b.y, c.y))
             }
         }
         guard lo.x <= hi.x else { return result }
-        // Triangles that provably overlap nothing take part in no pair either.
-        if screened,
-            let candidates = ScreenCoverage.candidates(
-                screen: screen, triangles: triangles, signs: sign, scale: max(hi.x - lo.x, hi.y - lo.y))
-        {
-            for t in 0..<n where !candidates[t] { sign[t] = 0 }
+        // Triangles that provably overlap nothing take part in no pair either. The touch
+        // tolerance's scale: the larger side of the bounds of the triangles with area.
+        if screened {
+            let candidates = screen.withUnsafeBufferPointer { s in
+                triangles.withUnsafeBufferPointer { tris in
+                    sign.withUnsafeBufferPointer { sign in
+                        ScreenCoverage.candidateList(screen: s, triangles: tris, signs: sign, scale: max(hi.x - lo.x, hi.y - lo.y))
+                    }
+                }
+            }
+            if let candidates {
+                var kept = [Int8](repeating: 0, count: n)
+                for t in candidates { kept[Int(t)] = sign[Int(t)] }
+                sign = kept
+            }
         }
 
         // Screen boxes of the candidates, in Float rounded outward: a box test only filters, so it
@@ -181,7 +187,8 @@ enum ScreenPairs {
                                                         let di = diagonals[si], dj = diagonals[sj]
                                                         guard di.z >= dj.x, dj.z >= di.x, di.w >= dj.y, dj.w >= di.y else { continue }
                                                         let j = Int(list[sj])
-                                                        let relation = relation(tris[i], tris[j], s, signs: (sign[i], sign[j]))
+                                                        let relation = relation(
+                                                            tris[i], tris[j], s, signs: (Double(sign[i]), Double(sign[j])))
                                                         if relation == .apart { continue }
                                                         found.overlappingPairs += 1
                                                         let (a, b) = (Int32(i), Int32(j))
