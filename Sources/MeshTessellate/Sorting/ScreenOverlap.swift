@@ -9,8 +9,8 @@ enum ScreenOverlap {
     /// For each triangle, the smallest triangle index of its cluster (itself when alone).
     static func clusterRoots(screen: [Point3D], triangles: [SIMD3<Int32>]) -> [Int32] {
         let n = triangles.count
-        var parent = (0..<Int32(n)).map { $0 }
-        guard n > 1 else { return parent }
+        var roots = (0..<Int32(n)).map { $0 }
+        guard n > 1 else { return roots }
 
         // 2D boxes of the triangles that cover area; zero-area (edge-on) ones cover no interior.
         var boxes = [SIMD4<Double>](repeating: .zero, count: n) // minX, minY, maxX, maxY
@@ -29,7 +29,7 @@ enum ScreenOverlap {
             sumExtent += max(mx.x - mn.x, mx.y - mn.y)
             activeCount += 1
         }
-        guard activeCount > 1 else { return parent }
+        guard activeCount > 1 else { return roots }
 
         let grid = ScreenGrid(lo: lo, hi: hi, meanExtent: sumExtent / Double(activeCount), count: activeCount)
         let nx = grid.columns, ny = grid.rows
@@ -48,24 +48,14 @@ enum ScreenOverlap {
         // larger cluster than needed is still drawn exactly by its tree (whose pieces the budget
         // bounds), only with more work.
         guard let bins = grid.bin(cells: ranges, entryLimit: 8 * activeCount + (1 << 20)) else {
-            guard let first = active.firstIndex(of: true) else { return parent }
-            for t in 0..<n where active[t] { parent[t] = Int32(first) }
-            return parent
+            guard let first = active.firstIndex(of: true) else { return roots }
+            for t in 0..<n where active[t] { roots[t] = Int32(first) }
+            return roots
         }
         let start = bins.start, members = bins.members
 
-        func find(_ x: Int32) -> Int32 {
-            var r = x
-            while parent[Int(r)] != r { r = parent[Int(r)] }
-            var c = x
-            while parent[Int(c)] != r {
-                let next = parent[Int(c)]
-                parent[Int(c)] = r
-                c = next
-            }
-            return r
-        }
-
+        // Roots are cluster minima (`UnionFind` links the larger root below the smaller).
+        var clusters = UnionFind(count: n)
         for cy in 0..<ny {
             for cx in 0..<nx {
                 let cell = cy * nx + cx
@@ -81,18 +71,17 @@ enum ScreenOverlap {
                         // which is the larger of their first cells (cells grow with the coordinates).
                         let ci = ranges[i], cj = ranges[j]
                         guard max(ci.x, cj.x) == Int32(cx), max(ci.y, cj.y) == Int32(cy) else { continue }
-                        let ri = find(Int32(i)), rj = find(Int32(j))
+                        // Already one cluster: the exact test could add nothing.
+                        let ri = clusters.find(Int32(i)), rj = clusters.find(Int32(j))
                         if ri == rj { continue }
                         if interiorsOverlap(corners(screen, triangles[i]), corners(screen, triangles[j])) {
-                            // The smaller index becomes the root, so roots are cluster minima.
-                            if ri < rj { parent[Int(rj)] = ri } else { parent[Int(ri)] = rj }
+                            clusters.union(ri, rj)
                         }
                     }
                 }
             }
         }
-        for t in 0..<n { parent[t] = find(Int32(t)) }
-        return parent
+        return (0..<Int32(n)).map { clusters.find($0) }
     }
 
     @inline(__always)
