@@ -72,13 +72,18 @@ import Testing
     @Test func tiltedRippleTreesAreBoundedByTheirPiecesAndDrawAsTheZBuffer() throws {
         let (mesh, geometry) = try tiltedRipple()
         var pool = try SortPool(clipping: mesh, geometry: geometry)
+        // The clusters from the brute force written in the tests: the connected components of the
+        // pairs whose screen images overlap (every pair of triangles clipped against each other).
+        // Pairs overlapping by less than its tolerance are undecided: with them the largest cluster
+        // could only grow, to `upper`.
+        let (pairs, undecided) = ScreenBruteForce.overlaps(screen: pool.screen, triangles: pool.triangles)
+        let overlapping = pairs.map { ($0.first, $0.second) }
+        let largest = ScreenBruteForce.largestComponent(count: pool.triangles.count, pairs: overlapping)
+        let upper = ScreenBruteForce.largestComponent(count: pool.triangles.count, pairs: overlapping + undecided).size
+        let members = largest.members.map { Int32($0) }
+        #expect(members.count > 1_000, "the tilt must fold the ripple over itself")
         // The largest cluster's tree, built on a pool of its own.
         var own = pool
-        let roots = ScreenOverlap.clusterRoots(screen: own.screen, triangles: own.triangles)
-        let sizes = roots.reduce(into: [Int32: Int]()) { $0[$1, default: 0] += 1 }
-        let largestRoot = try #require(sizes.max { $0.value < $1.value }?.key)
-        let members = roots.indices.filter { roots[$0] == largestRoot }.map { Int32($0) }
-        #expect(members.count > 1_000, "the tilt must fold the ripple over itself")
         let before = own.triangles.count
         let tree = try ScreenBSP(cluster: members, pool: &own, budget: 10 * mesh.triangleCount)
         // The cluster's pieces: its members (a split one keeps its slot) and the new ones.
@@ -90,7 +95,8 @@ import Testing
             inputTriangles: mesh.triangleCount, clippedTriangles: pool.triangles.count, outputTriangles: 0, overlapClusters: 0,
             largestCluster: 0)
         let order = try PainterSorter.clusterOrder(pool: &pool, statistics: &statistics, budget: 10 * mesh.triangleCount)
-        #expect(statistics.largestCluster == members.count)
+        #expect(statistics.largestCluster >= members.count && statistics.largestCluster <= upper)
+        #expect(upper == members.count, "no undecided pair joins two clusters")
         #expect(order.count == pool.triangles.count)
         #expect(Set(order).count == order.count, "every piece is drawn once")
         // The stencil path's sort added 35,159 pieces (44%); the runaway added without bound.
