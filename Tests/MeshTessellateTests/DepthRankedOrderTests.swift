@@ -6,7 +6,7 @@ import Testing
 // The exact sort's fast path ranks the triangles that may overlap by their least screen depth and
 // tests only the pairs whose depth ranges overlap (DepthRankedOrder). Its orders are checked here
 // against references written in the tests: a z-buffer (SortSupport.compare), every overlapping pair
-// found by the general pair search over all triangles, and hand-built folds.
+// found by a brute force over all pairs (ScreenBruteForce), and hand-built folds.
 
 @Suite struct DepthRankedOrderTests {
     typealias S = SortSupport
@@ -117,8 +117,8 @@ import Testing
     }
 
     @Test func tiltedRippleKeepsEveryOverlappingPair() throws {
-        // Every pair found overlapping by the general search over all triangles (no screening, no
-        // ranks) is drawn back before front.
+        // Every pair whose screen images overlap, found by the brute force written in the tests
+        // (every pair clipped against each other; nothing from the sort), is drawn back before front.
         let document = ExampleMesh.ripple.document
         let ripple = try Tessellator.tessellate(document, options: TessellationOptions(steps: .fixed(1)), space: .points)
         var pool = try SortPool(clipping: ripple, geometry: document.geometry)
@@ -130,10 +130,33 @@ import Testing
         #expect(order.count == pool.triangles.count && Set(order).count == order.count)
         var position = [Int](repeating: 0, count: order.count)
         for (k, t) in order.enumerated() { position[Int(t)] = k }
-        let all = try #require(ScreenPairs.occlusions(screen: pool.screen, triangles: pool.triangles, limit: .max, screened: false))
-        #expect(all.overlappingPairs > 10_000 && all.crossingPairs == 0)
-        var broken = 0
-        for (b, f) in zip(all.back, all.front) where position[Int(b)] > position[Int(f)] { broken += 1 }
+        let (pairs, _) = ScreenBruteForce.overlaps(screen: pool.screen, triangles: pool.triangles)
+        #expect(pairs.count > 10_000)
+        let signs = ScreenBruteForce.signs(screen: pool.screen, triangles: pool.triangles)
+        // Depths are compared to within 10⁻⁹ of the largest depth.
+        let tolerance = 1e-9 * max(1, pool.screen.reduce(0) { max($0, $1.z.isFinite ? abs($1.z) : 0) })
+        var crossing = 0, broken = 0
+        for pair in pairs {
+            let (earlier, later) = position[pair.first] < position[pair.second] ? (pair.first, pair.second) : (pair.second, pair.first)
+            let back = ScreenBruteForce.corners(pool.screen, pool.triangles[earlier], sign: signs[earlier])
+            let front = ScreenBruteForce.corners(pool.screen, pool.triangles[later], sign: signs[later])
+            // How far the later one is in front: affine over the overlap (screen depth is affine
+            // over each triangle), so its extremes are at the overlap's corners. When it changes
+            // sign there the two cross, and no order of whole triangles draws them right.
+            func lead(_ q: SIMD2<Double>) -> Double {
+                ScreenBruteForce.depth(at: q, front) - ScreenBruteForce.depth(at: q, back)
+            }
+            let atCorners = pair.region.map(lead)
+            if (atCorners.max() ?? 0) > tolerance && (atCorners.min() ?? 0) < -tolerance {
+                crossing += 1
+                continue
+            }
+            // At the mean of the overlap's corners (inside: it is convex) and at points near each corner.
+            let centre = pair.region.reduce(SIMD2<Double>.zero, +) / Double(pair.region.count)
+            let samples = [centre] + pair.region.map { centre + 0.9 * ($0 - centre) }
+            if samples.contains(where: { lead($0) < -tolerance }) { broken += 1 }
+        }
+        #expect(crossing == 0, "the rank order is taken only when no overlapping pair crosses")
         #expect(broken == 0)
     }
 
