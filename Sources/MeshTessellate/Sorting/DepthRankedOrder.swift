@@ -48,20 +48,7 @@ enum DepthRankedOrder {
         let n = tris.count
         // The sign of each triangle's screen area; 0 for those that cover none (edge-on, or not
         // finite), which take part in no pair.
-        var sign = [Int8](repeating: 0, count: n)
-        sign.withUnsafeMutableBufferPointer { sign in
-            guard let base = sign.baseAddress else { return }
-            let out = SharedMutableBuffer(base: base)
-            parallelChunks(n, minimumChunk: 65_536) { range in
-                for t in range {
-                    let tri = tris[t]
-                    let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
-                    let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
-                    guard area != 0, area.isFinite, a.z.isFinite, b.z.isFinite, c.z.isFinite else { continue }
-                    out.base[t] = area > 0 ? 1 : -1
-                }
-            }
-        }
+        let sign = ScreenPairs.screenSigns(screen: s, triangles: tris)
         // The touch tolerance's scale: the extent of R, which is the extent of everything covered.
         let list: [Int32]? = sign.withUnsafeBufferPointer { sign in
             ScreenCoverage.candidateList(screen: s, triangles: tris, signs: sign, scale: nil)
@@ -78,8 +65,8 @@ enum DepthRankedOrder {
         let m = list.count
         // Box (minX, minY, maxX, maxY) and depth range (minZ, maxZ); the first cell comes below.
         var slots = [Entry](repeating: Entry(), count: m)
-        // The exact least and greatest corner depth of each slot (see the sweep).
-        var exactDepths = [SIMD2<Double>](repeating: .zero, count: m)
+        // What the pair test reads of each slot: exact corner depths, corners and sign.
+        var pairData = [PairData](unsafeUninitializedCapacity: m) { _, initialized in initialized = m }
         var keys = [UInt32](repeating: 0, count: m)
         var boxLo = SIMD2<Double>(.infinity, .infinity), boxHi = SIMD2<Double>(-.infinity, -.infinity)
         var sumExtent = 0.0
@@ -89,7 +76,8 @@ enum DepthRankedOrder {
             let mnx = min(a.x, b.x, c.x), mny = min(a.y, b.y, c.y)
             let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
             let zmin = Float.roundedDown(min(a.z, b.z, c.z))
-            exactDepths[slot] = SIMD2(min(a.z, b.z, c.z), max(a.z, b.z, c.z))
+            pairData[slot] = PairData(
+                zmin: min(a.z, b.z, c.z), zmax: max(a.z, b.z, c.z), corners: SIMD4(tri, Int32(sign[Int(t)])))
             slots[slot].box = SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy))
             slots[slot].depth = SIMD2(zmin, Float.roundedUp(max(a.z, b.z, c.z)))
             keys[slot] = RadixSort.orderedBits(zmin)
@@ -105,119 +93,106 @@ enum DepthRankedOrder {
         let nx = grid.columns, ny = grid.rows
         @inline(__always) func cellX(_ x: Float) -> Int { grid.column(Double(x)) }
         @inline(__always) func cellY(_ y: Float) -> Int { grid.row(Double(y)) }
-        // Entries first, by arithmetic alone: a few screen-sized triangles among many small ones
-        // would put themselves in every cell, so past a few entries a triangle (and the pair limit)
-        // this path gives up before allocating or visiting them.
         // Each box's cells (first column and row, last column and row), computed once.
-        var ranges = [SIMD4<Int32>](repeating: .zero, count: m)
+        var ranges = [SIMD4<Int32>](unsafeUninitializedCapacity: m) { _, initialized in initialized = m }
         for slot in 0..<m {
             let box = slots[slot].box
-            ranges[slot] = SIMD4(Int32(cellX(box.x)), Int32(cellY(box.y)), Int32(cellX(box.z)), Int32(cellY(box.w)))
-            slots[slot].first = SIMD2(ranges[slot].x, ranges[slot].y)
+            let r = SIMD4(Int32(cellX(box.x)), Int32(cellY(box.y)), Int32(cellX(box.z)), Int32(cellY(box.w)))
+            ranges[slot] = r
+            slots[slot].first = SIMD2(Int16(truncatingIfNeeded: r.x), Int16(truncatingIfNeeded: r.y))
+            slots[slot].slot = Int32(truncatingIfNeeded: slot)
         }
-        var total = 0
-        let entryLimit = min(Int(Int32.max) - 1, 8 * m + min(limit, Int(Int32.max)))
-        for r in ranges {
-            total += Int(r.w - r.y + 1) * Int(r.z - r.x + 1)
-            if total > entryLimit { return nil }
+        // The candidates and their cells in rank order, gathered once (independent reads, which
+        // overlap): the binning then lists each cell's candidates by rank, and the cells' copies
+        // (box, depth range, first cell and slot, which the sweep reads in sequence) are taken from
+        // nearby ranks instead of scattered slots. Filling the cells straight from the slots in rank
+        // order waited on a scattered read for every write, and took twice as long.
+        var byRank = [Entry](unsafeUninitializedCapacity: m) { _, initialized in initialized = m }
+        var rankCells = [SIMD4<Int32>](unsafeUninitializedCapacity: m) { _, initialized in initialized = m }
+        for (rank, slot) in ranked.enumerated() {
+            byRank[rank] = slots[Int(slot)]
+            rankCells[rank] = ranges[Int(slot)]
         }
-        var start = [Int32](repeating: 0, count: nx * ny + 1)
-        for r in ranges {
-            for y in Int(r.y)...Int(r.w) {
-                for x in Int(r.x)...Int(r.z) { start[y * nx + x + 1] += 1 }
-            }
-        }
-        for c in 0..<(nx * ny) { start[c + 1] += start[c] }
-        // Cells filled in rank order, so each cell lists its candidates by rank; box, depth range and
-        // first cell copied alongside, so the sweep reads memory in sequence.
-        // Every entry is written by the fill below; huge pages, as the fill writes all over them.
-        var members = [Int32](unsafeUninitializedCapacity: total) { buffer, initialized in
+        slots = []
+        ranges = []
+        // Nil past a few entries a candidate (and the pair limit), by arithmetic before anything
+        // is allocated: a few screen-sized triangles among many small ones would put themselves in
+        // every cell, and the general path then decides.
+        guard let bins = grid.bin(cells: rankCells, entryLimit: 8 * m + min(limit, Int(Int32.max))) else { return nil }
+        rankCells = []
+        let start = bins.start
+        let total = bins.members.count
+        // Every entry is written; huge pages, as the sweep then reads them all.
+        let entries = [Entry](unsafeUninitializedCapacity: total) { buffer, initialized in
             adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
-            initialized = total
-        }
-        var entries = [Entry](unsafeUninitializedCapacity: total) { buffer, initialized in
-            adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
-            initialized = total
-        }
-        do {
-            var fill = start
-            for slot32 in ranked {
-                let slot = Int(slot32)
-                let r = ranges[slot]
-                let entry = slots[slot]
-                for y in Int(r.y)...Int(r.w) {
-                    for x in Int(r.x)...Int(r.z) {
-                        let e = Int(fill[y * nx + x])
-                        members[e] = slot32
-                        entries[e] = entry
-                        fill[y * nx + x] += 1
-                    }
+            bins.members.withUnsafeBufferPointer { members in
+                byRank.withUnsafeBufferPointer { byRank in
+                    for e in 0..<total { buffer[e] = byRank[Int(members[e])] }
                 }
             }
+            initialized = total
         }
-        let slotDepths = slots.map(\.depth)
-        slots = []
+        let slotDepths = [SIMD2<Float>](unsafeUninitializedCapacity: m) { buffer, initialized in
+            for entry in byRank { buffer[Int(entry.slot)] = entry.depth }
+            initialized = m
+        }
 
         // Each pair whose boxes and depth ranges overlap, once (in the cell holding the corner where
         // the boxes start to meet), the lower rank first: it must not be in front anywhere.
         var clusters = UnionFind(count: m)
         var overlapping = 0
-        // The tested pairs' order, back before front, as entries (rank by `members[entry]`).
+        // The tested pairs' order, back before front, as slots.
         var back: [Int32] = [], front: [Int32] = []
-        let valid: Bool = sign.withUnsafeBufferPointer { sign in
-            list.withUnsafeBufferPointer { list in
-                members.withUnsafeBufferPointer { members in
-                    entries.withUnsafeBufferPointer { entries in
-                        start.withUnsafeBufferPointer { start in
-                            exactDepths.withUnsafeBufferPointer { exact in
-                                for cy in 0..<ny {
-                                    for cx in 0..<nx {
-                                        let cell = cy * nx + cx
-                                        let end = Int(start[cell + 1])
-                                        for p in Int(start[cell])..<end {
-                                            let ei = entries[p]
-                                            let bi = ei.box, top = ei.depth.y
-                                            var q = p + 1
-                                            // By rank, so by least depth: past zmax(p) every later one is behind nothing of p.
-                                            while q < end, entries[q].depth.x <= top {
-                                                defer { q += 1 }
-                                                let ej = entries[q]
-                                                let bj = ej.box
-                                                guard bi.z > bj.x, bj.z > bi.x, bi.w > bj.y, bj.w > bi.y else { continue }
-                                                // Once: in the cell where the boxes start to meet.
-                                                guard max(ei.first.x, ej.first.x) == Int32(cx), max(ei.first.y, ej.first.y) == Int32(cy)
-                                                else { continue }
-                                                let si = Int(members[p]), sj = Int(members[q])
-                                                // p ranks below q. When no corner of p is above any corner of q
-                                                // (exact corner depths; depth is linear over each triangle), p is
-                                                // behind q or level wherever they overlap, so the rank order is
-                                                // right for them: typically neighbours at a corner on a slope,
-                                                // whose shared corner is p's highest and q's lowest.
-                                                if exact[sj].x >= exact[si].y { continue }
-                                                let i = Int(list[si]), j = Int(list[sj])
-                                                let signs = (Double(sign[i]), Double(sign[j]))
-                                                switch ScreenPairs.relation(tris[i], tris[j], s, signs: signs) {
-                                                case .apart: continue
-                                                case .level: break
-                                                case .secondInFront:
-                                                    back.append(Int32(p))
-                                                    front.append(Int32(q))
-                                                case .firstInFront:
-                                                    back.append(Int32(q))
-                                                    front.append(Int32(p))
-                                                case .crossing: return false
-                                                }
-                                                overlapping += 1
-                                                if overlapping > limit { return false }
-                                                clusters.union(Int32(si), Int32(sj))
-                                            }
-                                        }
+        let valid: Bool = entries.withUnsafeBufferPointer { entries in
+            start.withUnsafeBufferPointer { start in
+                pairData.withUnsafeBufferPointer { pairData in
+                    for cy in 0..<ny {
+                        for cx in 0..<nx {
+                            let cell = cy * nx + cx
+                            let end = Int(start[cell + 1])
+                            for p in Int(start[cell])..<end {
+                                let ei = entries[p]
+                                let bi = ei.box, top = ei.depth.y
+                                var q = p + 1
+                                // By rank, so by least depth: past zmax(p) every later one is behind nothing of p.
+                                while q < end, entries[q].depth.x <= top {
+                                    defer { q += 1 }
+                                    let ej = entries[q]
+                                    let bj = ej.box
+                                    guard bi.z > bj.x, bj.z > bi.x, bi.w > bj.y, bj.w > bi.y else { continue }
+                                    guard Int(max(ei.first.x, ej.first.x)) == cx, Int(max(ei.first.y, ej.first.y)) == cy
+                                    else { continue }
+                                    let si = Int(ei.slot), sj = Int(ej.slot)
+                                    // p ranks below q. When no corner of p is above any corner of q
+                                    // (exact corner depths; depth is linear over each triangle), p is
+                                    // behind q or level wherever they overlap, so the rank order is
+                                    // right for them: typically neighbours at a corner on a slope,
+                                    // whose shared corner is p's highest and q's lowest.
+                                    let di = pairData[si], dj = pairData[sj]
+                                    if dj.zmin >= di.zmax { continue }
+                                    let ci = di.corners, cj = dj.corners
+                                    let signs = (Double(ci.w), Double(cj.w))
+                                    switch ScreenPairs.relation(
+                                        SIMD3(ci.x, ci.y, ci.z), SIMD3(cj.x, cj.y, cj.z), s, signs: signs)
+                                    {
+                                    case .apart: continue
+                                    case .level: break
+                                    case .secondInFront:
+                                        back.append(Int32(si))
+                                        front.append(Int32(sj))
+                                    case .firstInFront:
+                                        back.append(Int32(sj))
+                                        front.append(Int32(si))
+                                    case .crossing: return false
                                     }
+                                    overlapping += 1
+                                    if overlapping > limit { return false }
+                                    clusters.union(Int32(si), Int32(sj))
                                 }
-                                return true
                             }
                         }
                     }
+                    return true
                 }
             }
         }
@@ -232,8 +207,8 @@ enum DepthRankedOrder {
         for (rank, slot) in ranked.enumerated() { rankOf[Int(slot)] = Int32(rank) }
         var upward = true
         for k in back.indices {
-            back[k] = rankOf[Int(members[Int(back[k])])]
-            front[k] = rankOf[Int(members[Int(front[k])])]
+            back[k] = rankOf[Int(back[k])]
+            front[k] = rankOf[Int(front[k])]
             if back[k] > front[k] { upward = false }
         }
         rankOf = []
@@ -281,11 +256,22 @@ enum DepthRankedOrder {
         return true
     }
 
-    /// A cell's copy of a candidate's box, depth range and first cell (column, row).
+    /// What the pair test needs of a candidate, in one place (a pair's two reads, instead of
+    /// the list, sign, triangle and depth arrays each): its exact least and greatest corner depth,
+    /// and its corners with the sign of its screen area (w).
+    struct PairData {
+        var zmin: Double
+        var zmax: Double
+        var corners: SIMD4<Int32>
+    }
+
+    /// A cell's copy of a candidate's box, depth range, first cell (column, row; a grid has at most
+    /// 4,096 a side) and slot.
     struct Entry {
         var box = SIMD4<Float>.zero
         var depth = SIMD2<Float>.zero
-        var first = SIMD2<Int32>.zero
+        var first = SIMD2<Int16>.zero
+        var slot: Int32 = 0
     }
 
 }

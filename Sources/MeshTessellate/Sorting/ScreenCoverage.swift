@@ -257,7 +257,7 @@ enum ScreenCoverage {
 
     /// R: every edge whose runs do not cancel, once, from its smaller vertex a to b with its net
     /// count (runs a → b minus runs b → a), triangles run counterclockwise on screen. The half-edges
-    /// are bucketed by their smaller vertex (a counting sort), each bucket sorted by the other end.
+    /// are bucketed by one of their ends (a counting sort, see `bucket`), each bucket sorted by the other end.
     /// nil when there are too many edges for the codes.
     static func residualChain(
         vertexCount: Int, triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>
@@ -265,17 +265,17 @@ enum ScreenCoverage {
         let n = triangles.count
         guard 3 * n < Int(Int32.max), vertexCount < Int(Int32.max) / 2 else { return nil }
         var residual: [(a: Int32, b: Int32, weight: Int32)] = []
-        // bucket v is codes[offsets[v]..<offsets[v + 1]]; a code is 2 × the larger end, + 1 when
-        // the run goes from the smaller end to the larger.
+        // bucket v is codes[offsets[v]..<offsets[v + 1]] (see `bucket`); a code is 2 × the other
+        // end, + 1 when the run goes from the smaller end to the larger.
         var offsets = [Int32](repeating: 0, count: vertexCount + 1)
         var halfCount = 0
         offsets.withUnsafeMutableBufferPointer { offsets in
             for t in 0..<n where signs[t] != 0 {
                 let v = triangles[t]
                 // Wrapping adds: a count is at most 3n, below Int32.max (checked by the caller).
-                offsets[Int(min(v.x, v.y))] &+= 1
-                offsets[Int(min(v.y, v.z))] &+= 1
-                offsets[Int(min(v.z, v.x))] &+= 1
+                offsets[bucket(v.x, v.y)] &+= 1
+                offsets[bucket(v.y, v.z)] &+= 1
+                offsets[bucket(v.z, v.x)] &+= 1
             }
             var sum: Int32 = 0
             for v in 0..<vertexCount {
@@ -292,10 +292,10 @@ enum ScreenCoverage {
             // the arithmetic is written without overflow checks.
             @inline(__always) func put(_ a: Int32, _ b: Int32) {
                 let forward = a < b
-                let low = Int(forward ? a : b), high = UInt32(truncatingIfNeeded: forward ? b : a)
-                let slot = offsets[low] &- 1
-                offsets[low] = slot
-                codes[Int(slot)] = high &<< 1 | (forward ? 1 : 0)
+                let home = bucket(a, b), other = UInt32(truncatingIfNeeded: a ^ b ^ Int32(truncatingIfNeeded: home))
+                let slot = offsets[home] &- 1
+                offsets[home] = slot
+                codes[Int(slot)] = other &<< 1 | (forward ? 1 : 0)
             }
             for t in 0..<n where signs[t] != 0 {
                 let v = triangles[t]
@@ -335,22 +335,32 @@ enum ScreenCoverage {
                 var i = lower
                 while i < upper {
                     let code = codes[i]
-                    let high = code >> 1
+                    let other = code >> 1
                     // Most edges are run once each way: two codes that differ in the last bit only.
-                    if code & 1 == 0, i + 1 < upper, codes[i + 1] == code | 1, i + 2 == upper || codes[i + 2] >> 1 != high {
+                    if code & 1 == 0, i + 1 < upper, codes[i + 1] == code | 1, i + 2 == upper || codes[i + 2] >> 1 != other {
                         i += 2
                         continue
                     }
                     var net: Int32 = 0
-                    while i < upper, codes[i] >> 1 == high {
+                    while i < upper, codes[i] >> 1 == other {
                         net += codes[i] & 1 == 1 ? 1 : -1
                         i += 1
                     }
-                    if net != 0 { residual.append((Int32(v), Int32(high), net)) }
+                    if net != 0 { residual.append((min(Int32(v), Int32(other)), max(Int32(v), Int32(other)), net)) }
                 }
             }
         }
         return residual
+    }
+
+    /// The bucket of the edge between vertices a and b: the smaller end when the two indices have
+    /// the same parity, the larger otherwise. Either end would do (both runs of an edge must meet
+    /// in one bucket); splitting by parity gives each vertex about half its edges, so a bucket
+    /// holds about six codes wherever the mesh numbers its vertices (with the smaller end always,
+    /// a vertex numbered before all its neighbours gets every edge, twelve codes or more).
+    @inline(__always)
+    private static func bucket(_ a: Int32, _ b: Int32) -> Int {
+        Int((a ^ b) & 1 == 0 ? min(a, b) : max(a, b))
     }
 
     /// Sorts `codes[lower..<lower + count]` (count at most 8) by a sorting network of 19
