@@ -3,7 +3,8 @@ import SurfaceKit
 extension BenchmarkRunner {
     /// W3: the depth order of the tilted steps-3 ripple (`depth`: projection, keys and sort;
     /// `depth-mesh`: the whole `.depth` sort with clipping and the reordered mesh), and, when asked
-    /// for by name, the exact sort of the tilted steps-1 (`bsp`) and steps-3 (`bsp3`) ripples.
+    /// for by name, the exact sort of the tilted steps-1 (`bsp`) and steps-3 (`bsp3`) ripples, and
+    /// the latter as a frame of an animation (`bsp3-frames`: the mesh's edge pairing made beforehand).
     func sorting(threads: Int, progress: (String) -> Void) throws -> [BenchmarkFigure] {
         var figures: [BenchmarkFigure] = []
         let (_, mesh, document) = try BenchmarkInputs.rippleTessellation(steps: 3)
@@ -42,6 +43,15 @@ extension BenchmarkRunner {
             figures.append(
                 try exactSortFigure(variant: "bsp3", mesh: mesh, geometry: document.geometry, threads: threads, progress: progress))
         }
+        if variants.contains("bsp3-frames") {
+            // The same sort as one frame of an animation of this mesh: its edge pairing
+            // (`SortTopology`) made once beforehand, as W1 refines the topology once.
+            let topology = SortTopology(mesh: mesh)
+            figures.append(
+                try exactSortFigure(
+                    variant: "bsp3-frames", mesh: mesh, geometry: document.geometry, threads: threads, topology: topology,
+                    progress: progress))
+        }
         if variants.contains("bsp") {
             let (_, coarse, _) = try BenchmarkInputs.rippleTessellation(steps: 1)
             figures.append(
@@ -55,15 +65,18 @@ extension BenchmarkRunner {
     /// memory with it, however much a future splitter choice splits. Past the budget the figure
     /// says so instead of ending the workload.
     func exactSortFigure(
-        variant: String, mesh: TriangleMesh, geometry: LayerGeometry, threads: Int, progress: (String) -> Void
+        variant: String, mesh: TriangleMesh, geometry: LayerGeometry, threads: Int, topology: SortTopology? = nil,
+        progress: (String) -> Void
     ) throws -> BenchmarkFigure {
         progress("w3 \(variant)")
         let budget = 10 * mesh.triangleCount
         var added = 0
         do {
             let seconds = try median(runs: 3) {
-                added = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp, space: .points, maximumTriangles: budget)
-                    .statistics.addedPieces
+                added = try PainterSorter.sorted(
+                    mesh: mesh, geometry: geometry, mode: .bsp, space: .points, maximumTriangles: budget, topology: topology
+                )
+                .statistics.addedPieces
             }
             return BenchmarkFigure.measured(
                 workload: .w3, variant: variant, threads: threads, size: mesh.triangleCount, seconds: seconds, unit: "triangles",

@@ -32,18 +32,20 @@ enum DepthRankedOrder {
     /// The rank order of `triangles`, or nil when it is not a valid painter's order (a tested pair
     /// the wrong way round or crossing), when more than `limit` tested pairs overlap, or when the
     /// screening or the grid would cost more than they save.
-    static func order(screen: [Point3D], triangles: [SIMD3<Int32>], limit: Int) -> Outcome? {
+    /// `topology`, when given, must pair exactly these triangles (see `SortTopology.matches`).
+    static func order(screen: [Point3D], triangles: [SIMD3<Int32>], limit: Int, topology: SortTopology? = nil) -> Outcome? {
         let n = triangles.count
         // Slots are Int32: beyond that the general path decides (which has its own bounds).
         guard n < Int(Int32.max) else { return nil }
         guard n > 1 else { return Outcome(order: (0..<Int32(n)).map { $0 }) }
         return screen.withUnsafeBufferPointer { s in
-            triangles.withUnsafeBufferPointer { tris in order(screen: s, triangles: tris, limit: limit) }
+            triangles.withUnsafeBufferPointer { tris in order(screen: s, triangles: tris, limit: limit, topology: topology) }
         }
     }
 
     private static func order(
-        screen s: UnsafeBufferPointer<Point3D>, triangles tris: UnsafeBufferPointer<SIMD3<Int32>>, limit: Int
+        screen s: UnsafeBufferPointer<Point3D>, triangles tris: UnsafeBufferPointer<SIMD3<Int32>>, limit: Int,
+        topology: SortTopology?
     ) -> Outcome? {
         let n = tris.count
         // The sign of each triangle's screen area; 0 for those that cover none (edge-on, or not
@@ -51,7 +53,7 @@ enum DepthRankedOrder {
         let sign = ScreenPairs.screenSigns(screen: s, triangles: tris)
         // The touch tolerance's scale: the extent of R, which is the extent of everything covered.
         let list: [Int32]? = sign.withUnsafeBufferPointer { sign in
-            ScreenCoverage.candidateList(screen: s, triangles: tris, signs: sign, scale: nil)
+            ScreenCoverage.candidateList(screen: s, triangles: tris, signs: sign, scale: nil, topology: topology)
         }
         guard let list else { return nil }
         var outcome = Outcome(order: [], candidates: list.count)

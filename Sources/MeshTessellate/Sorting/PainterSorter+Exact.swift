@@ -19,15 +19,17 @@ extension PainterSorter {
     /// pairs would take memory that grows faster than the input; the sort then falls back to one BSP
     /// tree per cluster of overlapping triangles, which the budget bounds.
     /// `pairLimit` (default: 16 per triangle, at least 2²⁰) is the most overlapping pairs kept.
+    /// `topology` is used only when it pairs the pool's own triangles (nothing clipped).
     static func exactOrder(
-        pool: inout SortPool, statistics: inout SortStatistics, budget: Int, pairLimit: Int? = nil
+        pool: inout SortPool, statistics: inout SortStatistics, budget: Int, pairLimit: Int? = nil, topology: SortTopology? = nil
     ) throws -> [Int32] {
         let count = pool.triangles.count
         // Each crossing pair is two edges of the occlusion graph, whose offsets are Int32.
         let limit = min(pairLimit ?? max(1 << 20, 16 * count), (Int(Int32.max) - 2) / 2)
         // First the rank order by least depth, which needs a test only where depth ranges overlap;
         // when it cannot be kept, every overlapping pair is ordered below.
-        if let ranked = DepthRankedOrder.order(screen: pool.screen, triangles: pool.triangles, limit: limit) {
+        let pairing = topology.flatMap { $0.matches(triangles: pool.triangles, vertexCount: pool.screen.count) ? $0 : nil }
+        if let ranked = DepthRankedOrder.order(screen: pool.screen, triangles: pool.triangles, limit: limit, topology: pairing) {
             statistics.depthRanked = true
             statistics.overlapClusters = ranked.clusters
             statistics.largestCluster = ranked.largestCluster

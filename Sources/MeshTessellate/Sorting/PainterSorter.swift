@@ -15,11 +15,15 @@ public extension PainterSorter {
     /// vertex's screen position is the projection of its points position. Triangles keep their
     /// winding and their control face. With `.none` and `.depth` no triangle is split.
     ///
+    /// `topology` (`.bsp` only) is the edge pairing of `mesh`'s triangles made beforehand, for
+    /// sorting one mesh under many geometries (frames of an animation): it saves the exact sort
+    /// about a fifth of its time and never changes the result (see `SortTopology`).
+    ///
     /// Throws `.unsupported` unless `mesh` is in points space, and `.limitExceeded`, stating the
     /// count, when the exact sort would make more than `maximumTriangles` triangles.
     static func sorted(
         mesh: TriangleMesh, geometry: LayerGeometry, mode: PainterSort, space: CoordinateSpace = .screen,
-        maximumTriangles: Int = TessellationOptions.defaultMaximumTriangles
+        maximumTriangles: Int = TessellationOptions.defaultMaximumTriangles, topology: SortTopology? = nil
     ) throws -> (mesh: TriangleMesh, statistics: SortStatistics) {
         guard mesh.space == .points else {
             throw MeshError(.unsupported, path: "", "the painter's sort needs a points-space mesh, not \(mesh.space.rawValue) space")
@@ -37,7 +41,7 @@ public extension PainterSorter {
             // Ascending screen z: +z is toward the viewer, so the farthest comes first.
             order = try depthOrder(pool: pool)
         case .bsp:
-            order = try exactOrder(pool: &pool, statistics: &statistics, budget: maximumTriangles)
+            order = try exactOrder(pool: &pool, statistics: &statistics, budget: maximumTriangles, topology: topology)
         }
         statistics.outputTriangles = order.count
         return (pool.mesh(order: order, triangles: pool.triangles, faces: pool.sourceFaces, space: space), statistics)

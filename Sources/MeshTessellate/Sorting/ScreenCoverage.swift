@@ -40,16 +40,19 @@ enum ScreenCoverage {
     /// can save. `signs` are the screen-area signs, 0 for triangles that cover no area (never
     /// candidates); every index in `triangles` must be below `screen.count`. `scale` sets the touch
     /// tolerance (default: the larger side of R's bounds, which are the bounds of all triangles
-    /// with area, since every covered point is enclosed by R).
+    /// with area, since every covered point is enclosed by R). `topology`, when given, must be the
+    /// pairing of exactly these triangles and vertices; R then comes from it instead of a bucket
+    /// sort of the half-edges (the same R).
     static func candidateList(
         screen: UnsafeBufferPointer<Point3D>, triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>,
-        scale: Double?
+        scale: Double?, topology: SortTopology? = nil
     ) -> [Int32]? {
         let n = triangles.count
         let vertexCount = screen.count
         // Edge and cell counts are kept in Int32, half-edge codes in UInt32.
         guard 8 * n + 1_024 < Int(Int32.max), vertexCount < Int(Int32.max) / 2 else { return nil }
-        guard let residual = residualChain(vertexCount: vertexCount, triangles: triangles, signs: signs) else { return nil }
+        guard let residual = topology?.residual(signs: signs) ?? residualChain(vertexCount: vertexCount, triangles: triangles, signs: signs)
+        else { return nil }
         guard residual.count <= n / 4 + 64 else { return nil }
         var active: [Int32] = []
         guard !residual.isEmpty else {
@@ -359,7 +362,7 @@ enum ScreenCoverage {
     /// holds about six codes wherever the mesh numbers its vertices (with the smaller end always,
     /// a vertex numbered before all its neighbours gets every edge, twelve codes or more).
     @inline(__always)
-    private static func bucket(_ a: Int32, _ b: Int32) -> Int {
+    static func bucket(_ a: Int32, _ b: Int32) -> Int {
         Int((a ^ b) & 1 == 0 ? min(a, b) : max(a, b))
     }
 
