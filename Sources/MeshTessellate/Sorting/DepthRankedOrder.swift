@@ -145,6 +145,8 @@ enum DepthRankedOrder {
         var overlapping = 0
         // The tested pairs' order, back before front, as slots.
         var back: [Int32] = [], front: [Int32] = []
+        var looked = 0
+        let lookLimit = 64 * entries.count + min(limit, Int(Int32.max))
         let valid: Bool = entries.withUnsafeBufferPointer { entries in
             start.withUnsafeBufferPointer { start in
                 pairData.withUnsafeBufferPointer { pairData in
@@ -156,9 +158,14 @@ enum DepthRankedOrder {
                                 let ei = entries[p]
                                 let bi = ei.box, top = ei.depth.y
                                 var q = p + 1
+                                // The pairs looked at, bounded: many nearly level, folded triangles
+                                // in one cell would make this quadratic, so past a few dozen per
+                                // entry the general path (with its own bounds) decides instead.
+                                if looked > lookLimit { return false }
                                 // By rank, so by least depth: past zmax(p) every later one is behind nothing of p.
                                 while q < end, entries[q].depth.x <= top {
                                     defer { q += 1 }
+                                    looked &+= 1
                                     let ej = entries[q]
                                     let bj = ej.box
                                     guard bi.z > bj.x, bj.z > bi.x, bi.w > bj.y, bj.w > bi.y else { continue }
