@@ -65,11 +65,12 @@ enum DepthRankedOrder {
         // Per candidate (by slot, the candidates in index order): screen box and depth range, in
         // Float rounded outward (a filter may pass more pairs, never fewer), and the rank key.
         let m = list.count
-        // Box (minX, minY, maxX, maxY) and depth range (minZ, maxZ); the first cell comes below.
-        var slots = [Entry](repeating: Entry(), count: m)
+        // Box (minX, minY, maxX, maxY), depth range (minZ, maxZ) and slot; the first cell comes
+        // below. Every slot is written in the loop below (no zero fill first).
+        var slots = [Entry](unsafeUninitializedCapacity: m) { _, initialized in initialized = m }
         // What the pair test reads of each slot: exact corner depths, corners and sign.
         var pairData = [PairData](unsafeUninitializedCapacity: m) { _, initialized in initialized = m }
-        var keys = [UInt32](repeating: 0, count: m)
+        var keys = [UInt32](unsafeUninitializedCapacity: m) { _, initialized in initialized = m }
         var boxLo = SIMD2<Double>(.infinity, .infinity), boxHi = SIMD2<Double>(-.infinity, -.infinity)
         var sumExtent = 0.0
         for (slot, t) in list.enumerated() {
@@ -80,8 +81,9 @@ enum DepthRankedOrder {
             let zmin = Float.roundedDown(min(a.z, b.z, c.z))
             pairData[slot] = PairData(
                 zmin: min(a.z, b.z, c.z), zmax: max(a.z, b.z, c.z), corners: SIMD4(tri, Int32(sign[Int(t)])))
-            slots[slot].box = SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy))
-            slots[slot].depth = SIMD2(zmin, Float.roundedUp(max(a.z, b.z, c.z)))
+            slots[slot] = Entry(
+                box: SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy)),
+                depth: SIMD2(zmin, Float.roundedUp(max(a.z, b.z, c.z))), first: .zero, slot: Int32(truncatingIfNeeded: slot))
             keys[slot] = RadixSort.orderedBits(zmin)
             boxLo = SIMD2(min(boxLo.x, mnx), min(boxLo.y, mny))
             boxHi = SIMD2(max(boxHi.x, mxx), max(boxHi.y, mxy))
@@ -95,28 +97,22 @@ enum DepthRankedOrder {
         let nx = grid.columns, ny = grid.rows
         @inline(__always) func cellX(_ x: Float) -> Int { grid.column(Double(x)) }
         @inline(__always) func cellY(_ y: Float) -> Int { grid.row(Double(y)) }
-        // Each box's cells (first column and row, last column and row), computed once.
-        var ranges = [SIMD4<Int32>](unsafeUninitializedCapacity: m) { _, initialized in initialized = m }
-        for slot in 0..<m {
-            let box = slots[slot].box
-            let r = SIMD4(Int32(cellX(box.x)), Int32(cellY(box.y)), Int32(cellX(box.z)), Int32(cellY(box.w)))
-            ranges[slot] = r
-            slots[slot].first = SIMD2(Int16(truncatingIfNeeded: r.x), Int16(truncatingIfNeeded: r.y))
-            slots[slot].slot = Int32(truncatingIfNeeded: slot)
-        }
-        // The candidates and their cells in rank order, gathered once (independent reads, which
-        // overlap): the binning then lists each cell's candidates by rank, and the cells' copies
+        // The candidates in rank order, gathered once (independent reads, which overlap), with each
+        // box's cells (first column and row, last column and row) computed on the way: the binning then lists each cell's candidates by rank, and the cells' copies
         // (box, depth range, first cell and slot, which the sweep reads in sequence) are taken from
         // nearby ranks instead of scattered slots. Filling the cells straight from the slots in rank
         // order waited on a scattered read for every write, and took twice as long.
         var byRank = [Entry](unsafeUninitializedCapacity: m) { _, initialized in initialized = m }
         var rankCells = [SIMD4<Int32>](unsafeUninitializedCapacity: m) { _, initialized in initialized = m }
         for (rank, slot) in ranked.enumerated() {
-            byRank[rank] = slots[Int(slot)]
-            rankCells[rank] = ranges[Int(slot)]
+            var entry = slots[Int(slot)]
+            let box = entry.box
+            let r = SIMD4(Int32(cellX(box.x)), Int32(cellY(box.y)), Int32(cellX(box.z)), Int32(cellY(box.w)))
+            entry.first = SIMD2(Int16(truncatingIfNeeded: r.x), Int16(truncatingIfNeeded: r.y))
+            byRank[rank] = entry
+            rankCells[rank] = r
         }
         slots = []
-        ranges = []
         // Nil past a few entries a candidate (and the pair limit), by arithmetic before anything
         // is allocated: a few screen-sized triangles among many small ones would put themselves in
         // every cell, and the general path then decides.
@@ -133,10 +129,6 @@ enum DepthRankedOrder {
                 }
             }
             initialized = total
-        }
-        let slotDepths = [SIMD2<Float>](unsafeUninitializedCapacity: m) { buffer, initialized in
-            for entry in byRank { buffer[Int(entry.slot)] = entry.depth }
-            initialized = m
         }
 
         // Each pair whose boxes and depth ranges overlap, once (in the cell holding the corner where
@@ -226,9 +218,14 @@ enum DepthRankedOrder {
             let graph = OcclusionGraph(count: m, back: back, front: front)
             let (component, cycles) = graph.cyclicComponents()
             guard cycles.isEmpty else { return nil }
-            let byRank = graph.order(component: component, members: cycles, drawn: [])
-            guard keepsUntestedPairs(byRank, ranked: ranked, depths: slotDepths) else { return nil }
-            for (k, rank) in byRank.enumerated() { drawn[k] = ranked[Int(rank)] }
+            let ranks = graph.order(component: component, members: cycles, drawn: [])
+            // Each slot's depth range (only needed here).
+            let slotDepths = [SIMD2<Float>](unsafeUninitializedCapacity: m) { buffer, initialized in
+                for entry in byRank { buffer[Int(entry.slot)] = entry.depth }
+                initialized = m
+            }
+            guard keepsUntestedPairs(ranks, ranked: ranked, depths: slotDepths) else { return nil }
+            for (k, rank) in ranks.enumerated() { drawn[k] = ranked[Int(rank)] }
         }
 
         // The input order, with the candidates' places taken by the candidates in rank order.

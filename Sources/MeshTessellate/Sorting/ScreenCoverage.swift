@@ -84,22 +84,22 @@ enum ScreenCoverage {
             let y0 = grid.row(min(p.y, q.y)), y1 = grid.row(max(p.y, q.y))
             total += (x1 - x0 + 1) * (y1 - y0 + 1)
             guard total <= 8 * n + 1_024 else { return nil }
-            for y in y0...y1 { for x in x0...x1 { start[y * nx + x + 1] += 1 } }
+            for y in y0...y1 { for x in x0...x1 { start[y * nx + x] += 1 } }
         }
-        for c in 0..<(nx * ny) { start[c + 1] += start[c] }
+        // Each cell's end, then (filled from the back) its start: no second array of cursors.
+        for c in 1..<(nx * ny) { start[c] += start[c - 1] }
+        start[nx * ny] = Int32(total)
         var members = [Int32](repeating: 0, count: total)
         // The column of each entry, so a row's entries right of a point are one range.
         var memberColumns = [Int32](repeating: 0, count: total)
-        do {
-            var fill = start
-            for (index, s) in residual.enumerated() {
-                let p = screen[Int(s.a)], q = screen[Int(s.b)]
-                for y in grid.row(min(p.y, q.y))...grid.row(max(p.y, q.y)) {
-                    for x in grid.column(min(p.x, q.x))...grid.column(max(p.x, q.x)) {
-                        members[Int(fill[y * nx + x])] = Int32(index)
-                        memberColumns[Int(fill[y * nx + x])] = Int32(x)
-                        fill[y * nx + x] += 1
-                    }
+        // (A cell's entries are in descending segment order; the tests below do not depend on it.)
+        for (index, s) in residual.enumerated() {
+            let p = screen[Int(s.a)], q = screen[Int(s.b)]
+            for y in grid.row(min(p.y, q.y))...grid.row(max(p.y, q.y)) {
+                for x in grid.column(min(p.x, q.x))...grid.column(max(p.x, q.x)) {
+                    start[y * nx + x] -= 1
+                    members[Int(start[y * nx + x])] = Int32(index)
+                    memberColumns[Int(start[y * nx + x])] = Int32(x)
                 }
             }
         }
