@@ -215,10 +215,55 @@ enum DepthRankedOrder {
         rankOf = []
         var drawn = ranked
         if !upward {
-            let graph = OcclusionGraph(count: m, back: back, front: front)
+            // The graph over the ranks with edges only, renumbered in order (a few thousand of
+            // m nodes): the others are in no cycle, and in the order (lowest free rank first) each
+            // comes as soon as it is below the lowest free rank with edges, which is the next one
+            // in their own order; so the order is the two merged.
+            var touched = back + front
+            touched.sort()
+            var unique = 0
+            for k in touched.indices where k == 0 || touched[k] != touched[k - 1] {
+                touched[unique] = touched[k]
+                unique += 1
+            }
+            touched.removeLast(touched.count - unique)
+            @inline(__always) func compact(_ rank: Int32) -> Int32 {
+                var (lower, upper) = (0, touched.count)
+                while lower < upper {
+                    let middle = (lower + upper) / 2
+                    if touched[middle] < rank { lower = middle + 1 } else { upper = middle }
+                }
+                return Int32(lower)
+            }
+            let graph = OcclusionGraph(count: touched.count, back: back.map(compact), front: front.map(compact))
             let (component, cycles) = graph.cyclicComponents()
             guard cycles.isEmpty else { return nil }
-            let ranks = graph.order(component: component, members: cycles, drawn: [])
+            var ranks = [Int32]()
+            ranks.reserveCapacity(m)
+            // `free`: the lowest rank without edges not yet placed (`t` skips those with edges).
+            var free: Int32 = 0, t = 0
+            @inline(__always) func skipRanksWithEdges() {
+                while t < touched.count, touched[t] <= free {
+                    if touched[t] == free { free += 1 }
+                    t += 1
+                }
+            }
+            for compactRank in graph.order(component: component, members: cycles, drawn: []) {
+                let rank = touched[Int(compactRank)]
+                skipRanksWithEdges()
+                while free < rank {
+                    ranks.append(free)
+                    free += 1
+                    skipRanksWithEdges()
+                }
+                ranks.append(rank)
+            }
+            skipRanksWithEdges()
+            while free < Int32(m) {
+                ranks.append(free)
+                free += 1
+                skipRanksWithEdges()
+            }
             // Each slot's depth range (only needed here).
             let slotDepths = [SIMD2<Float>](unsafeUninitializedCapacity: m) { buffer, initialized in
                 for entry in byRank { buffer[Int(entry.slot)] = entry.depth }
