@@ -283,7 +283,7 @@ import Testing
         for n in [5, 9, 13, 17] {
             for h in [20.0, 30.0, 40.0] {
                 var scene = S.emptyPoints()
-                for p in [SIMD3(6.0, 0, 0.5), SIMD3(1.0, 5e-324, 0.5), SIMD3(3.5, -2, 0.5)] {
+                for p in [SIMD3(6.0, 0, 0.5), SIMD3(1.0, Double.leastNonzeroMagnitude, 0.5), SIMD3(3.5, -2, 0.5)] {
                     scene.positions.append(p)
                     scene.from.append(LayerPoint(p.x / 100, p.y / 100))
                     scene.normals.append(SIMD3(0, 0, 1))
