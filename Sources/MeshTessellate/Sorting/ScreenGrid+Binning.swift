@@ -20,7 +20,7 @@ extension ScreenGrid {
     /// small ones would put themselves in every cell, and the callers then fall back instead.
     ///
     /// Every non-empty range must lie inside the grid (the ranges of `column(_:)` and `row(_:)`
-    /// do); that is checked once per item, so the loops over entries need no checks.
+    /// do); that is checked once per item (nil otherwise), so the loops over entries need no checks.
     func bin(cells: [SIMD4<Int32>], entryLimit: Int) -> Bins? {
         // Items are numbered in Int32.
         guard cells.count <= Int(Int32.max) else { return nil }
@@ -31,7 +31,9 @@ extension ScreenGrid {
             // 4096² in all), and the sum is checked after each, so nothing overflows.
             var total = 0
             for r in cells where r.x <= r.z && r.y <= r.w {
-                precondition(r.x >= 0 && r.y >= 0 && Int(r.z) < columns && Int(r.w) < rows, "a cell range outside the grid")
+                // The callers' ranges come from `column(_:)` and `row(_:)`, which clamp; a range
+                // outside the grid anyway gets nil (the callers' fallback) rather than a trap.
+                guard r.x >= 0 && r.y >= 0 && Int(r.z) < columns && Int(r.w) < rows else { return nil }
                 total += (Int(r.z) - Int(r.x) + 1) * (Int(r.w) - Int(r.y) + 1)
                 if total > limit { return nil }
             }
