@@ -273,13 +273,8 @@ enum ScreenCoverage {
         var offsets = [Int32](repeating: 0, count: vertexCount + 1)
         var halfCount = 0
         offsets.withUnsafeMutableBufferPointer { offsets in
-            for t in 0..<n where signs[t] != 0 {
-                let v = triangles[t]
-                // Wrapping adds: a count is at most 3n, below Int32.max (checked by the caller).
-                offsets[bucket(v.x, v.y)] &+= 1
-                offsets[bucket(v.y, v.z)] &+= 1
-                offsets[bucket(v.z, v.x)] &+= 1
-            }
+            // Wrapping adds: a count is at most 3n, below Int32.max (checked by the caller).
+            forEachRun(triangles: triangles, signs: signs) { a, b, keep in offsets[bucket(a, b)] &+= keep }
             var sum: Int32 = 0
             for v in 0..<vertexCount {
                 sum += offsets[v]
@@ -288,37 +283,30 @@ enum ScreenCoverage {
             offsets[vertexCount] = sum
             halfCount = Int(sum)
         }
-        let scratch = SortScratch(bytes: 4 * halfCount)
-        let codes = scratch.buffer(of: UInt32.self, count: halfCount)
+        // One code more than the runs kept: the runs left out are written there (see below).
+        let scratch = SortScratch(bytes: 4 * (halfCount + 1))
+        let codes = scratch.buffer(of: UInt32.self, count: halfCount + 1)
         offsets.withUnsafeMutableBufferPointer { offsets in
-            // Indices are in 0..<vertexCount and slots in 0..<halfCount (both below Int32.max), so
-            // the arithmetic is written without overflow checks.
-            @inline(__always) func put(_ a: Int32, _ b: Int32) {
+            // Indices are in 0..<vertexCount and slots in 0...halfCount (both below Int32.max), so
+            // the arithmetic is written without overflow checks. A run left out (`keep` 0) goes to
+            // the spare last code, which no bucket reads: no branch on a pattern that changes from
+            // quad to quad.
+            let spare = Int32(halfCount)
+            forEachRun(triangles: triangles, signs: signs) { a, b, keep in
                 let forward = a < b
                 let home = bucket(a, b), other = UInt32(truncatingIfNeeded: a ^ b ^ Int32(truncatingIfNeeded: home))
-                let slot = offsets[home] &- 1
-                offsets[home] = slot
-                codes[Int(slot)] = other &<< 1 | (forward ? 1 : 0)
-            }
-            for t in 0..<n where signs[t] != 0 {
-                let v = triangles[t]
-                // Counterclockwise on screen: as listed when the sign is positive, reversed otherwise.
-                if signs[t] > 0 {
-                    put(v.x, v.y)
-                    put(v.y, v.z)
-                    put(v.z, v.x)
-                } else {
-                    put(v.x, v.z)
-                    put(v.z, v.y)
-                    put(v.y, v.x)
-                }
+                let next = offsets[home] &- keep
+                offsets[home] = next
+                codes[Int(keep != 0 ? next : spare)] = other &<< 1 | (forward ? 1 : 0)
             }
             for v in 0..<vertexCount {
                 let lower = Int(offsets[v]), upper = Int(offsets[v + 1])
                 guard upper > lower else { continue }
                 // A sorting network for the few edges at a mesh vertex, insertion up to 32, a full
                 // sort where a soup piles many edges on one vertex (insertion would be quadratic there).
-                if upper - lower <= 8 {
+                if upper - lower <= 4 {
+                    sortFour(codes, from: lower, count: upper - lower)
+                } else if upper - lower <= 8 {
                     sortEight(codes, from: lower, count: upper - lower)
                 } else if upper - lower > 32 {
                     codes[lower..<upper].sort()
@@ -356,6 +344,48 @@ enum ScreenCoverage {
         return residual
     }
 
+    /// Calls `body(a, b, keep)` for every run a → b of the triangles with area, counterclockwise
+    /// on screen (as listed when the sign is positive, reversed otherwise), with `keep` 0 for runs
+    /// that cancel in pairs between consecutive triangles and 1 for the others.
+    ///
+    /// A tessellation lists each quad's two triangles one after the other (triangles 2k and 2k + 1,
+    /// `Tessellator.triangulate`), split along either diagonal: (p, q, r) then (p, r, s), or
+    /// (p, q, s) then (q, r, s). When both have the same sign, their runs along the diagonal go
+    /// opposite ways and add nothing to its net count, so the bucket sort can leave them out: a
+    /// third of all runs. Any other pair of triangles has all its runs kept, so R is the same for
+    /// every mesh; only its cost depends on the order.
+    @inline(__always)
+    static func forEachRun(
+        triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>, _ body: (Int32, Int32, Int32) -> Void
+    ) {
+        @inline(__always) func runs(_ v: SIMD3<Int32>, _ sign: Int8, leavingOut side: Int) {
+            let k0: Int32 = side == 0 ? 0 : 1, k1: Int32 = side == 1 ? 0 : 1, k2: Int32 = side == 2 ? 0 : 1
+            if sign > 0 {
+                body(v.x, v.y, k0)
+                body(v.y, v.z, k1)
+                body(v.z, v.x, k2)
+            } else if sign < 0 {
+                body(v.y, v.x, k0)
+                body(v.z, v.y, k1)
+                body(v.x, v.z, k2)
+            }
+        }
+        let n = triangles.count
+        var t = 0
+        while t + 1 < n {
+            let v = triangles[t], w = triangles[t + 1]
+            let s = signs[t], r = signs[t + 1]
+            let paired = s != 0 && s == r
+            // v's side 2 (z → x) against w's side 0 (x → y), or v's side 1 (y → z) against w's side 2 (z → x).
+            let first = paired && v.x == w.x && v.z == w.y
+            let second = paired && v.y == w.x && v.z == w.z
+            runs(v, s, leavingOut: first ? 2 : (second ? 1 : 3))
+            runs(w, r, leavingOut: first ? 0 : (second ? 2 : 3))
+            t += 2
+        }
+        if t < n { runs(triangles[t], signs[t], leavingOut: 3) }
+    }
+
     /// The bucket of the edge between vertices a and b: the smaller end when the two indices have
     /// the same parity, the larger otherwise. Either end would do (both runs of an edge must meet
     /// in one bucket); splitting by parity gives each vertex about half its edges, so a bucket
@@ -364,6 +394,29 @@ enum ScreenCoverage {
     @inline(__always)
     static func bucket(_ a: Int32, _ b: Int32) -> Int {
         Int((a ^ b) & 1 == 0 ? min(a, b) : max(a, b))
+    }
+
+    /// Sorts `codes[lower..<lower + count]` (count at most 4) by a sorting network of 5
+    /// compare-exchanges, padded with UInt32.max: the common bucket once the quads' diagonals are
+    /// left out (about four codes).
+    @inline(__always)
+    private static func sortFour(_ codes: UnsafeMutableBufferPointer<UInt32>, from lower: Int, count: Int) {
+        var c0 = count > 0 ? codes[lower] : .max, c1 = count > 1 ? codes[lower + 1] : .max
+        var c2 = count > 2 ? codes[lower + 2] : .max, c3 = count > 3 ? codes[lower + 3] : .max
+        @inline(__always) func exchange(_ a: inout UInt32, _ b: inout UInt32) {
+            let low = min(a, b)
+            b = max(a, b)
+            a = low
+        }
+        exchange(&c0, &c1)
+        exchange(&c2, &c3)
+        exchange(&c0, &c2)
+        exchange(&c1, &c3)
+        exchange(&c1, &c2)
+        if count > 0 { codes[lower] = c0 }
+        if count > 1 { codes[lower + 1] = c1 }
+        if count > 2 { codes[lower + 2] = c2 }
+        if count > 3 { codes[lower + 3] = c3 }
     }
 
     /// Sorts `codes[lower..<lower + count]` (count at most 8) by a sorting network of 19

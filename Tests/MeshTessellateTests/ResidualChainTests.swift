@@ -1,0 +1,130 @@
+import SurfaceKit
+import Testing
+
+@testable import MeshTessellate
+
+// ScreenCoverage.residualChain finds R, every edge whose counterclockwise runs do not cancel, with
+// its net count. It leaves out the diagonal runs of consecutive triangles that split one quad the
+// way the tessellator lists them, so these scenes are quad grids listed that way (either diagonal,
+// random signs standing for folds and edge-on triangles, pairs shuffled or split apart, duplicates
+// and extra sheets on the same vertices). The reference is a dictionary of net counts over all
+// runs, written out here; the number of runs left out is counted from how each scene was built.
+
+@Suite struct ResidualChainTests {
+    typealias Edge = SIMD2<Int32>
+
+    /// Net count of every edge with a nonzero one: +1 for each run from the smaller index to the
+    /// larger, −1 the other way; a triangle is run as listed when its sign is positive, reversed
+    /// when negative, not at all when 0.
+    private func reference(_ triangles: [SIMD3<Int32>], _ signs: [Int8]) -> [Edge: Int32] {
+        var net: [Edge: Int32] = [:]
+        for (t, v) in triangles.enumerated() where signs[t] != 0 {
+            let runs = signs[t] > 0 ? [(v.x, v.y), (v.y, v.z), (v.z, v.x)] : [(v.y, v.x), (v.z, v.y), (v.x, v.z)]
+            for (a, b) in runs { net[Edge(min(a, b), max(a, b)), default: 0] += a < b ? 1 : -1 }
+        }
+        return net.filter { $0.value != 0 }
+    }
+
+    private func residual(_ triangles: [SIMD3<Int32>], _ signs: [Int8], vertexCount: Int) -> [Edge: Int32]? {
+        let chain = triangles.withUnsafeBufferPointer { t in
+            signs.withUnsafeBufferPointer { g in ScreenCoverage.residualChain(vertexCount: vertexCount, triangles: t, signs: g) }
+        }
+        guard let chain else { return nil }
+        var result: [Edge: Int32] = [:]
+        for e in chain {
+            #expect(e.a < e.b || (e.a == e.b), "an edge from its smaller end")
+            #expect(result[Edge(e.a, e.b)] == nil, "each edge once")
+            result[Edge(e.a, e.b)] = e.weight
+        }
+        return result
+    }
+
+    /// Runs `forEachRun` marks as left out.
+    private func leftOut(_ triangles: [SIMD3<Int32>], _ signs: [Int8]) -> Int {
+        var count = 0
+        triangles.withUnsafeBufferPointer { t in
+            signs.withUnsafeBufferPointer { g in
+                ScreenCoverage.forEachRun(triangles: t, signs: g) { _, _, keep in count += keep == 0 ? 1 : 0 }
+            }
+        }
+        return count
+    }
+
+    /// A columns × rows grid of quads (vertex (i, j) is j·(columns + 1) + i), each split along a
+    /// random diagonal and listed as `Tessellator.triangulate` lists it, counterclockwise when
+    /// the grid is seen from +z: corners p, q, r, s = (i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1),
+    /// then (p, q, r), (p, r, s) or (p, q, s), (q, r, s).
+    private func grid(columns: Int, rows: Int, random: inout TessSupport.Random) -> [[SIMD3<Int32>]] {
+        var quads: [[SIMD3<Int32>]] = []
+        for j in 0..<rows {
+            for i in 0..<columns {
+                let p = Int32(j * (columns + 1) + i), q = p + 1
+                let s = p + Int32(columns + 1), r = s + 1
+                quads.append(Bool.random(using: &random) ? [SIMD3(p, q, r), SIMD3(p, r, s)] : [SIMD3(p, q, s), SIMD3(q, r, s)])
+            }
+        }
+        return quads
+    }
+
+    @Test("a grid listed quad by quad: R is its border, and every diagonal is left out")
+    func flatGrid() throws {
+        var random = TessSupport.Random(seed: 11)
+        let (columns, rows) = (13, 9)
+        let triangles = grid(columns: columns, rows: rows, random: &random).flatMap { $0 }
+        let signs = [Int8](repeating: 1, count: triangles.count)
+        let vertexCount = (columns + 1) * (rows + 1)
+        let found = try #require(residual(triangles, signs, vertexCount: vertexCount))
+        #expect(found == reference(triangles, signs))
+        // The border, counterclockwise seen from +z: along the bottom and right sides from the
+        // smaller index (+1), along the top and left sides toward it (−1).
+        #expect(found.count == 2 * (columns + rows))
+        #expect(found.values.filter { $0 == 1 }.count == columns + rows)
+        #expect(leftOut(triangles, signs) == 2 * columns * rows)
+        // Seen from −z (every sign −1), each border count is negated.
+        let back = [Int8](repeating: -1, count: triangles.count)
+        #expect(try #require(residual(triangles, back, vertexCount: vertexCount)) == found.mapValues { -$0 })
+    }
+
+    @Test("folds, edge-on triangles, broken pairs, shuffles and extra sheets: R matches the net counts")
+    func randomScenes() throws {
+        var random = TessSupport.Random(seed: 2_026)
+        for scene in 0..<60 {
+            let columns = Int.random(in: 1...12, using: &random), rows = Int.random(in: 1...12, using: &random)
+            var quads = grid(columns: columns, rows: rows, random: &random)
+            let vertexCount = (columns + 1) * (rows + 1)
+            // Extra sheets on the same vertices (non-manifold edges, duplicates).
+            for _ in 0..<(scene % 4) {
+                quads += grid(columns: columns, rows: rows, random: &random).filter { _ in Bool.random(using: &random) }
+            }
+            if scene % 3 == 1 { quads.shuffle(using: &random) }
+            var triangles = quads.flatMap { $0 }
+            // Every few scenes, one triangle more or fewer at the front, so pairs straddle quads.
+            if scene % 5 == 2 { triangles.insert(triangles[triangles.count / 2], at: 0) }
+            if scene % 5 == 4 { triangles.removeFirst() }
+            // Regions of one sign with flips (folds) and some edge-on triangles.
+            let flipRate = [0.0, 0.05, 0.3, 0.5][scene % 4]
+            var signs: [Int8] = []
+            var current: Int8 = 1
+            for _ in triangles.indices {
+                if random.uniform(0...1) < flipRate { current = -current }
+                signs.append(random.uniform(0...1) < 0.05 ? 0 : current)
+            }
+            let found = try #require(residual(triangles, signs, vertexCount: vertexCount), "scene \(scene)")
+            #expect(found == reference(triangles, signs), "scene \(scene)")
+
+            // Left out: both diagonal runs of each pair (2k, 2k + 1) that is one quad as the grid
+            // listed it, with equal nonzero signs.
+            var expected = 0
+            var start = 0
+            var pairsOfQuads = Set<[SIMD3<Int32>]>()
+            for quad in quads { pairsOfQuads.insert(quad) }
+            while start + 1 < triangles.count {
+                if pairsOfQuads.contains([triangles[start], triangles[start + 1]]), signs[start] != 0, signs[start] == signs[start + 1] {
+                    expected += 2
+                }
+                start += 2
+            }
+            #expect(leftOut(triangles, signs) == expected, "scene \(scene)")
+        }
+    }
+}
