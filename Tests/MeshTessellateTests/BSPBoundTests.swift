@@ -10,13 +10,13 @@ import Testing
 @Suite struct BSPBoundTests {
     typealias S = SortSupport
 
-    /// A screen-space pool from the triangles' corners (points = screen, w = 1): the BSP reads only
-    /// screen positions unless it splits.
+    /// A screen-space pool from the triangles' corners (points = screen; the identity transform
+    /// gives every vertex w = 1): the BSP reads only screen positions unless it splits.
     private func pool(_ corners: [SIMD3<Double>], triangles: [SIMD3<Int32>]) -> SortPool {
         SortPool(
             geometry: S.geometry(size: 1, transform: .identity), originalVertexCount: corners.count, points: corners,
             from: corners.map { LayerPoint($0.x, $0.y) }, normals: corners.map { _ in SIMD3(0, 0, 1) }, screen: corners,
-            w: corners.map { _ in 1 }, triangles: triangles, sourceFaces: triangles.indices.map { Int32($0) })
+            addedW: [], triangles: triangles, sourceFaces: triangles.indices.map { Int32($0) })
     }
 
     /// The sliver that the steps-1 tilted ripple ran away on (screen corners as the sort saw them):

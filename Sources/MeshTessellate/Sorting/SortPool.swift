@@ -13,8 +13,10 @@ struct SortPool: Sendable {
     var normals: [Point3D]
     /// Screen positions; `.zero` for input vertices at or behind the eye (no triangle uses them).
     var screen: [Point3D]
-    /// Homogeneous w of each vertex, which turns screen-space parameters into points-space ones.
-    var w: [Double]
+    /// Homogeneous w of the vertices made by clip cuts and splits (vertex `originalVertexCount + k`
+    /// is `addedW[k]`); an input vertex's is computed when asked for (`w(_:)`), as only splits
+    /// need it and a stored copy would be 8 bytes of fresh memory per vertex on every sort.
+    var addedW: [Double]
     var triangles: [SIMD3<Int32>]
     var sourceFaces: [Int32]
 }
@@ -49,43 +51,48 @@ extension SortPool {
         points = mesh.positions
         from = mesh.from
         normals = mesh.normals
-        // Projection of every vertex, on all cores (each writes only its own slots). The clipping
-        // below needs only each vertex's w.
+        // Projection of every vertex, on all cores (each part writes only its own slots and says
+        // whether any of its vertices is at or behind the eye).
         let count = mesh.vertexCount
+        let parts = Swift.max(1, Swift.min(ProcessInfoCores.count, 8, count / 32_768))
+        var behind = [Bool](repeating: false, count: parts)
         // Written in full below; huge pages, since a fresh 4 KiB page costs about 2 µs to fault in.
         var screen = [Point3D](unsafeUninitializedCapacity: count) { buffer, initialized in
             adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
             initialized = count
         }
-        var w = [Double](unsafeUninitializedCapacity: count) { buffer, initialized in
-            adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
-            initialized = count
-        }
         mesh.positions.withUnsafeBufferPointer { positions in
             screen.withUnsafeMutableBufferPointer { s in
-                w.withUnsafeMutableBufferPointer { wb in
-                    guard let sb = s.baseAddress, let wbase = wb.baseAddress else { return }
-                    let so = SharedMutableBuffer(base: sb), wo = SharedMutableBuffer(base: wbase)
-                    parallelChunks(count, minimumChunk: 32_768) { range in
-                        for i in range {
-                            let h = geometry.clipCoordinates(ofPoints: positions[i])
-                            so.base[i] = h.w > eps ? SIMD3(h.x, h.y, h.z) / h.w + anchor : .zero
-                            wo.base[i] = h.w
+                behind.withUnsafeMutableBufferPointer { flags in
+                    guard let sb = s.baseAddress, let fb = flags.baseAddress else { return }
+                    let so = SharedMutableBuffer(base: sb), fo = SharedMutableBuffer(base: fb)
+                    parallelChunks(parts, minimumChunk: 1) { chunk in
+                        for part in chunk {
+                            var clipped = false
+                            for i in (count * part / parts)..<(count * (part + 1) / parts) {
+                                let h = geometry.clipCoordinates(ofPoints: positions[i])
+                                let inFront = h.w > eps
+                                so.base[i] = inFront ? SIMD3(h.x, h.y, h.z) / h.w + anchor : .zero
+                                clipped = clipped || !inFront
+                            }
+                            fo.base[part] = clipped
                         }
                     }
                 }
             }
         }
         self.screen = screen
-        self.w = w
+        addedW = []
         triangles = []
         sourceFaces = []
         // The common case, every vertex in front of the eye: the triangles are kept as they are.
-        if !w.contains(where: { !($0 > eps) }) {
+        guard behind.contains(true) else {
             triangles = mesh.triangles
             sourceFaces = mesh.sourceFaces
             return
         }
+        // The same w the projection saw (the same function of the same point).
+        let w = mesh.positions.map { geometry.clipCoordinates(ofPoints: $0).w }
         triangles.reserveCapacity(mesh.triangleCount)
         sourceFaces.reserveCapacity(mesh.triangleCount)
 
@@ -144,8 +151,14 @@ extension SortPool {
         from.append(f)
         normals.append(n)
         screen.append(SIMD3(h.x, h.y, h.z) / max(h.w, eps) + geometry.anchorInPoints)
-        w.append(max(h.w, eps))
+        addedW.append(max(h.w, eps))
         return Int32(points.count - 1)
+    }
+
+    /// Homogeneous w of vertex `i`, which turns screen-space parameters into points-space ones
+    /// (above `LayerGeometry.clipW` for every vertex a triangle of the pool uses).
+    func w(_ i: Int) -> Double {
+        i < originalVertexCount ? geometry.clipCoordinates(ofPoints: points[i]).w : addedW[i - originalVertexCount]
     }
 
     /// Screen depth of each triangle's centroid.
