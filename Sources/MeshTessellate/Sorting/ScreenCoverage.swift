@@ -76,7 +76,17 @@ enum ScreenCoverage {
         let density = min(16, (Double(2 * n + 4_096) / Double(residual.count)).squareRoot())
         let grid = ScreenGrid(lo: lo, hi: hi, meanExtent: sumLength / Double(residual.count), count: residual.count, density: density)
         let nx = grid.columns, ny = grid.rows
-        var start = [Int32](repeating: 0, count: nx * ny + 1)
+        // The cells' offsets and winding numbers, each vertex's cell and each triangle's answer, in
+        // one fresh mapping (zero pages, huge ones; see `SortScratch`): as separate arrays they
+        // were 9 MB of 4 KiB pages on W3, each faulted in on its own.
+        var layout = SortScratch.Layout()
+        let startAt = layout.reserve(Int32.self, count: nx * ny + 1)
+        let windingAt = layout.reserve(Int32.self, count: nx * ny)
+        let cellsAt = layout.reserve(SIMD2<Int16>.self, count: vertexCount)
+        let flagsAt = layout.reserve(UInt8.self, count: n)
+        let scratch = SortScratch(bytes: layout.bytes, zeroed: true)
+        defer { withExtendedLifetime(scratch) {} }
+        let start = scratch.buffer(of: Int32.self, count: nx * ny + 1, at: startAt)
         var total = 0
         for s in residual {
             let p = screen[Int(s.a)], q = screen[Int(s.b)]
@@ -108,7 +118,7 @@ enum ScreenCoverage {
         // row's centre line at points whose cells hold the crossing segment, so the crossings right
         // of such a cell's column are exactly those right of its centre. (Half-open in y, so a line
         // through a vertex of R counts it once; R is a cycle, the boundary of the triangles.)
-        var winding = [Int32](repeating: 0, count: nx * ny)
+        let winding = scratch.buffer(of: Int32.self, count: nx * ny, at: windingAt)
         for s in residual {
             let p = screen[Int(s.a)], q = screen[Int(s.b)]
             guard p.y != q.y else { continue }
@@ -147,114 +157,105 @@ enum ScreenCoverage {
         let size = scale ?? max(high.x - low.x, high.y - low.y)
         let touch = 1e-12 * size * size
         // Each vertex's cell (column, row): most triangles need only their corners' cells.
-        let vertexCells = [SIMD2<Int16>](unsafeUninitializedCapacity: vertexCount) { cells, initialized in
-            if let base = cells.baseAddress {
-                let out = SharedMutableBuffer(base: base)
-                parallelChunks(vertexCount, minimumChunk: 65_536) { range in
-                    for v in range {
-                        let p = screen[v]
-                        out.base[v] = SIMD2(Int16(truncatingIfNeeded: grid.column(p.x)), Int16(truncatingIfNeeded: grid.row(p.y)))
-                    }
+        let vertexCells = scratch.buffer(of: SIMD2<Int16>.self, count: vertexCount, at: cellsAt)
+        if let base = vertexCells.baseAddress {
+            let out = SharedMutableBuffer(base: base)
+            parallelChunks(vertexCount, minimumChunk: 65_536) { range in
+                for v in range {
+                    let p = screen[v]
+                    out.base[v] = SIMD2(Int16(truncatingIfNeeded: grid.column(p.x)), Int16(truncatingIfNeeded: grid.row(p.y)))
                 }
             }
-            initialized = vertexCount
         }
-        var flag = [UInt8](unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
-        flag.withUnsafeMutableBufferPointer { flags in
-            vertexCells.withUnsafeBufferPointer { cells in
-                start.withUnsafeBufferPointer { start in
-                    members.withUnsafeBufferPointer { members in
-                        memberColumns.withUnsafeBufferPointer { memberColumns in
-                            winding.withUnsafeBufferPointer { winding in
-                                segments.withUnsafeBufferPointer { segments in
-                                    /// Whether triangle t (counterclockwise corners c) may overlap another.
-                                    /// `budget` counts the rows and entries looked at; once spent, every
-                                    /// triangle is kept (a true answer is always safe), so a few huge
-                                    /// triangles or crowded rows cannot make this pass quadratic.
-                                    func candidate(_ t: Int, _ c: SIMD3<Int32>, _ budget: inout Int) -> Bool {
-                                        guard budget > 0 else { return true }
-                                        // The cells of its box, from its corners' cells (the cell functions are
-                                        // monotone, so these are the cells of the box's sides).
-                                        let k0 = cells[Int(c.x)], k1 = cells[Int(c.y)], k2 = cells[Int(c.z)]
-                                        let x0 = Int(min(k0.x, k1.x, k2.x)), x1 = Int(max(k0.x, k1.x, k2.x))
-                                        let y0 = Int(min(k0.y, k1.y, k2.y)), y1 = Int(max(k0.y, k1.y, k2.y))
-                                        var clear = true
-                                        budget -= y1 - y0 + 1
-                                        for y in y0...y1 where start[y * nx + x0] != start[y * nx + x1 + 1] {
-                                            clear = false
-                                            break
-                                        }
-                                        // Cells R does not meet (inside R's bounds, which hold every covered point).
-                                        if clear { return winding[y0 * nx + x0] != 1 }
-                                        let a = screen[Int(c.x)], b = screen[Int(c.y)], d = screen[Int(c.z)]
-                                        let mnx = min(a.x, b.x, d.x), mxx = max(a.x, b.x, d.x)
-                                        let mny = min(a.y, b.y, d.y), mxy = max(a.y, b.y, d.y)
-                                        // Outside R's bounds (only by rounding: R encloses everything covered).
-                                        guard mnx >= low.x, mxx <= high.x, mny >= low.y, mxy <= high.y else { return true }
-                                        for y in y0...y1 {
-                                            budget -= Int(start[y * nx + x1 + 1] - start[y * nx + x0])
-                                            for m in Int(start[y * nx + x0])..<Int(start[y * nx + x1 + 1]) {
-                                                if touches(segments[Int(members[m])], c, a, b, d, touch) { return true }
-                                            }
-                                        }
-                                        // Untouched: covered as often as at its centroid, by the winding number
-                                        // along its row, right or left, whichever side has fewer entries;
-                                        // each segment counted once (in its first cell from the centroid's).
-                                        let centre = (a + b + d) / 3
-                                        let row = grid.row(centre.y), column = grid.column(centre.x)
-                                        let rowStart = Int(start[row * nx]), rowEnd = Int(start[row * nx + nx])
-                                        let here = Int(start[row * nx + column]), next = Int(start[row * nx + column + 1])
-                                        var count: Int32 = 0
-                                        budget -= min(rowEnd - here, next - rowStart)
-                                        if rowEnd - here <= next - rowStart {
-                                            for m in here..<rowEnd {
-                                                let s = segments[Int(members[m])]
-                                                guard memberColumns[m] == max(Int32(column), s.firstColumn) else { continue }
-                                                let p = s.p, q = s.q
-                                                let side = (q.x - p.x) * (centre.y - p.y) - (q.y - p.y) * (centre.x - p.x)
-                                                if p.y <= centre.y && centre.y < q.y && side > 0 { count += s.weight }
-                                                if q.y <= centre.y && centre.y < p.y && side < 0 { count -= s.weight }
-                                            }
-                                        } else {
-                                            for m in rowStart..<next {
-                                                let s = segments[Int(members[m])]
-                                                guard memberColumns[m] == min(Int32(column), s.lastColumn) else { continue }
-                                                let p = s.p, q = s.q
-                                                let side = (q.x - p.x) * (centre.y - p.y) - (q.y - p.y) * (centre.x - p.x)
-                                                if p.y <= centre.y && centre.y < q.y && side < 0 { count -= s.weight }
-                                                if q.y <= centre.y && centre.y < p.y && side > 0 { count += s.weight }
-                                            }
-                                        }
-                                        return count != 1
-                                    }
-                                    // On all cores, each chunk writing its own triangles' flags.
-                                    guard let base = flags.baseAddress else { return }
-                                    let out = SharedMutableBuffer(base: base)
-                                    // The budget belongs to fixed blocks of triangles, not to the
-                                    // threads' chunks, so the candidates (and the order made from
-                                    // them) are the same on any number of cores.
-                                    let block = 65_536
-                                    parallelChunks((n + block - 1) / block, minimumChunk: 1) { blocks in
-                                        for first in stride(
-                                            from: blocks.lowerBound * block, to: Swift.min(n, blocks.upperBound * block), by: block)
-                                        {
-                                            let range = first..<Swift.min(n, first + block)
-                                            var budget = 64 * range.count + 65_536
-                                            for t in range {
-                                                let v = triangles[t]
-                                                out.base[t] =
-                                                    signs[t] != 0 && candidate(t, signs[t] > 0 ? v : SIMD3(v.x, v.z, v.y), &budget) ? 1 : 0
-                                            }
-                                        }
-                                    }
-                                }
+        let cells = UnsafeBufferPointer(vertexCells)
+        let flags = scratch.buffer(of: UInt8.self, count: n, at: flagsAt)
+        members.withUnsafeBufferPointer { members in
+            memberColumns.withUnsafeBufferPointer { memberColumns in
+                segments.withUnsafeBufferPointer { segments in
+                    /// Whether triangle t (counterclockwise corners c) may overlap another.
+                    /// `budget` counts the rows and entries looked at; once spent, every
+                    /// triangle is kept (a true answer is always safe), so a few huge
+                    /// triangles or crowded rows cannot make this pass quadratic.
+                    func candidate(_ t: Int, _ c: SIMD3<Int32>, _ budget: inout Int) -> Bool {
+                        guard budget > 0 else { return true }
+                        // The cells of its box, from its corners' cells (the cell functions are
+                        // monotone, so these are the cells of the box's sides).
+                        let k0 = cells[Int(c.x)], k1 = cells[Int(c.y)], k2 = cells[Int(c.z)]
+                        let x0 = Int(min(k0.x, k1.x, k2.x)), x1 = Int(max(k0.x, k1.x, k2.x))
+                        let y0 = Int(min(k0.y, k1.y, k2.y)), y1 = Int(max(k0.y, k1.y, k2.y))
+                        var clear = true
+                        budget -= y1 - y0 + 1
+                        for y in y0...y1 where start[y * nx + x0] != start[y * nx + x1 + 1] {
+                            clear = false
+                            break
+                        }
+                        // Cells R does not meet (inside R's bounds, which hold every covered point).
+                        if clear { return winding[y0 * nx + x0] != 1 }
+                        let a = screen[Int(c.x)], b = screen[Int(c.y)], d = screen[Int(c.z)]
+                        let mnx = min(a.x, b.x, d.x), mxx = max(a.x, b.x, d.x)
+                        let mny = min(a.y, b.y, d.y), mxy = max(a.y, b.y, d.y)
+                        // Outside R's bounds (only by rounding: R encloses everything covered).
+                        guard mnx >= low.x, mxx <= high.x, mny >= low.y, mxy <= high.y else { return true }
+                        for y in y0...y1 {
+                            budget -= Int(start[y * nx + x1 + 1] - start[y * nx + x0])
+                            for m in Int(start[y * nx + x0])..<Int(start[y * nx + x1 + 1]) {
+                                if touches(segments[Int(members[m])], c, a, b, d, touch) { return true }
+                            }
+                        }
+                        // Untouched: covered as often as at its centroid, by the winding number
+                        // along its row, right or left, whichever side has fewer entries;
+                        // each segment counted once (in its first cell from the centroid's).
+                        let centre = (a + b + d) / 3
+                        let row = grid.row(centre.y), column = grid.column(centre.x)
+                        let rowStart = Int(start[row * nx]), rowEnd = Int(start[row * nx + nx])
+                        let here = Int(start[row * nx + column]), next = Int(start[row * nx + column + 1])
+                        var count: Int32 = 0
+                        budget -= min(rowEnd - here, next - rowStart)
+                        if rowEnd - here <= next - rowStart {
+                            for m in here..<rowEnd {
+                                let s = segments[Int(members[m])]
+                                guard memberColumns[m] == max(Int32(column), s.firstColumn) else { continue }
+                                let p = s.p, q = s.q
+                                let side = (q.x - p.x) * (centre.y - p.y) - (q.y - p.y) * (centre.x - p.x)
+                                if p.y <= centre.y && centre.y < q.y && side > 0 { count += s.weight }
+                                if q.y <= centre.y && centre.y < p.y && side < 0 { count -= s.weight }
+                            }
+                        } else {
+                            for m in rowStart..<next {
+                                let s = segments[Int(members[m])]
+                                guard memberColumns[m] == min(Int32(column), s.lastColumn) else { continue }
+                                let p = s.p, q = s.q
+                                let side = (q.x - p.x) * (centre.y - p.y) - (q.y - p.y) * (centre.x - p.x)
+                                if p.y <= centre.y && centre.y < q.y && side < 0 { count -= s.weight }
+                                if q.y <= centre.y && centre.y < p.y && side > 0 { count += s.weight }
+                            }
+                        }
+                        return count != 1
+                    }
+                    // On all cores, each chunk writing its own triangles' flags.
+                    guard let base = flags.baseAddress else { return }
+                    let out = SharedMutableBuffer(base: base)
+                    // The budget belongs to fixed blocks of triangles, not to the
+                    // threads' chunks, so the candidates (and the order made from
+                    // them) are the same on any number of cores.
+                    let block = 65_536
+                    parallelChunks((n + block - 1) / block, minimumChunk: 1) { blocks in
+                        for first in stride(
+                            from: blocks.lowerBound * block, to: Swift.min(n, blocks.upperBound * block), by: block)
+                        {
+                            let range = first..<Swift.min(n, first + block)
+                            var budget = 64 * range.count + 65_536
+                            for t in range {
+                                let v = triangles[t]
+                                out.base[t] =
+                                    signs[t] != 0 && candidate(t, signs[t] > 0 ? v : SIMD3(v.x, v.z, v.y), &budget) ? 1 : 0
                             }
                         }
                     }
                 }
             }
         }
-        for t in 0..<n where flag[t] != 0 { active.append(Int32(t)) }
+        for t in 0..<n where flags[t] != 0 { active.append(Int32(t)) }
         return active
     }
 
@@ -270,9 +271,16 @@ enum ScreenCoverage {
         var residual: [(a: Int32, b: Int32, weight: Int32)] = []
         // bucket v is codes[offsets[v]..<offsets[v + 1]] (see `bucket`); a code is 2 × the other
         // end, + 1 when the run goes from the smaller end to the larger.
-        var offsets = [Int32](repeating: 0, count: vertexCount + 1)
+        // Offsets and codes in one fresh mapping (zero pages, huge ones; see `SortScratch`), the
+        // codes' room sized for every run (pages past the runs kept are never touched).
+        var layout = SortScratch.Layout()
+        let offsetsAt = layout.reserve(Int32.self, count: vertexCount + 1)
+        let codesAt = layout.reserve(UInt32.self, count: 3 * n + 1)
+        let scratch = SortScratch(bytes: layout.bytes, zeroed: true)
+        defer { withExtendedLifetime(scratch) {} }
+        let offsets = scratch.buffer(of: Int32.self, count: vertexCount + 1, at: offsetsAt)
         var halfCount = 0
-        offsets.withUnsafeMutableBufferPointer { offsets in
+        do {
             // Wrapping adds: a count is at most 3n, below Int32.max (checked by the caller).
             forEachRun(triangles: triangles, signs: signs) { a, b, keep in offsets[bucket(a, b)] &+= keep }
             var sum: Int32 = 0
@@ -284,9 +292,8 @@ enum ScreenCoverage {
             halfCount = Int(sum)
         }
         // One code more than the runs kept: the runs left out are written there (see below).
-        let scratch = SortScratch(bytes: 4 * (halfCount + 1))
-        let codes = scratch.buffer(of: UInt32.self, count: halfCount + 1)
-        offsets.withUnsafeMutableBufferPointer { offsets in
+        let codes = scratch.buffer(of: UInt32.self, count: halfCount + 1, at: codesAt)
+        do {
             // Indices are in 0..<vertexCount and slots in 0...halfCount (both below Int32.max), so
             // the arithmetic is written without overflow checks. A run left out (`keep` 0) goes to
             // the spare last code, which no bucket reads: no branch on a pattern that changes from

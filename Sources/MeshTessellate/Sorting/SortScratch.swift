@@ -15,7 +15,9 @@ final class SortScratch: @unchecked Sendable {
     private let mapping: UnsafeMutableRawPointer?
     private let mappedBytes: Int
 
-    init(bytes: Int) {
+    /// `zeroed`: the memory reads as zero before it is written (a fresh mapping already does; the
+    /// fallback is cleared).
+    init(bytes: Int, zeroed: Bool = false) {
         let count = Swift.max(bytes, 64)
         #if canImport(Glibc)
             let huge = 2 << 20
@@ -35,6 +37,7 @@ final class SortScratch: @unchecked Sendable {
             }
         #endif
         base = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 64)
+        if zeroed { base.initializeMemory(as: UInt8.self, repeating: 0, count: count) }
         mapping = nil
         mappedBytes = 0
     }
@@ -49,8 +52,21 @@ final class SortScratch: @unchecked Sendable {
         base.deallocate()
     }
 
-    /// `count` elements of `T` from the start (uninitialized until written).
-    func buffer<T>(of _: T.Type, count: Int) -> UnsafeMutableBufferPointer<T> {
-        UnsafeMutableBufferPointer(start: base.bindMemory(to: T.self, capacity: count), count: count)
+    /// `count` elements of `T` from the start, or from byte `offset` (one reserved by a `Layout`),
+    /// uninitialized until written unless the scratch was made zeroed.
+    func buffer<T>(of _: T.Type, count: Int, at offset: Int = 0) -> UnsafeMutableBufferPointer<T> {
+        UnsafeMutableBufferPointer(start: (base + offset).bindMemory(to: T.self, capacity: count), count: count)
+    }
+
+    /// Consecutive regions of one scratch, each 64-byte aligned.
+    struct Layout {
+        private(set) var bytes = 0
+
+        /// Reserves `count` elements of `T` and returns their byte offset.
+        mutating func reserve<T>(_ type: T.Type, count: Int) -> Int {
+            let offset = bytes
+            bytes = (offset + count * MemoryLayout<T>.stride + 63) & ~63
+            return offset
+        }
     }
 }
