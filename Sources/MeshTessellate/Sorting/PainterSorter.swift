@@ -17,7 +17,7 @@ public extension PainterSorter {
     ///
     /// `topology` (`.bsp` only) is the edge pairing of `mesh`'s triangles made beforehand, for
     /// sorting one mesh under many geometries (frames of an animation): it saves the exact sort
-    /// about 30% of its time on a folded ripple of 1.28 million triangles, and never changes the
+    /// about 20% of its time on a folded ripple of 1.28 million triangles, and never changes the
     /// result (see `SortTopology`).
     ///
     /// Throws `.unsupported` unless `mesh` is in points space, and `.limitExceeded`, stating the
