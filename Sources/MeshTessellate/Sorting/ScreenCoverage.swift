@@ -20,22 +20,6 @@ import SurfaceKit
 /// For a tessellated surface R is small (border and fold lines), so this costs a pass over the
 /// edges and one over the triangles; when R is large (a soup) it gives up and keeps everything.
 enum ScreenCoverage {
-    /// For each triangle, false when it provably overlaps no other on screen; nil when the test
-    /// would cost more than it can save. `signs` are the screen-area signs (0 for triangles that
-    /// cover no area, which are never candidates).
-    static func candidates(screen: [Point3D], triangles: [SIMD3<Int32>], signs: [Double], scale: Double) -> [Bool]? {
-        let small = signs.map { Int8($0 > 0 ? 1 : ($0 < 0 ? -1 : 0)) }
-        let list = screen.withUnsafeBufferPointer { s in
-            triangles.withUnsafeBufferPointer { t in
-                small.withUnsafeBufferPointer { g in candidateList(screen: s, triangles: t, signs: g, scale: scale) }
-            }
-        }
-        guard let list else { return nil }
-        var result = [Bool](repeating: false, count: triangles.count)
-        for t in list { result[Int(t)] = true }
-        return result
-    }
-
     /// The triangles that may overlap another, ascending; nil when the test would cost more than it
     /// can save. `signs` are the screen-area signs, 0 for triangles that cover no area (never
     /// candidates); every index in `triangles` must be below `screen.count`. `scale` sets the touch
@@ -76,43 +60,25 @@ enum ScreenCoverage {
         let density = min(16, (Double(2 * n + 4_096) / Double(residual.count)).squareRoot())
         let grid = ScreenGrid(lo: lo, hi: hi, meanExtent: sumLength / Double(residual.count), count: residual.count, density: density)
         let nx = grid.columns, ny = grid.rows
-        // The cells' offsets and winding numbers, each vertex's cell and each triangle's answer, in
-        // one fresh mapping (zero pages, huge ones; see `SortScratch`): as separate arrays they
-        // were 9 MB of 4 KiB pages on W3, each faulted in on its own.
+        // R's segments in every cell of their boxes, with each entry's column, so a row's entries
+        // right of a point are one range (a few screen-long segments would fill every cell: past
+        // a few entries a triangle this gives up).
+        let segmentCells = residual.map { s -> SIMD4<Int32> in
+            let p = screen[Int(s.a)], q = screen[Int(s.b)]
+            return SIMD4(
+                Int32(grid.column(min(p.x, q.x))), Int32(grid.row(min(p.y, q.y))), Int32(grid.column(max(p.x, q.x))),
+                Int32(grid.row(max(p.y, q.y))))
+        }
+        guard let bins = grid.bin(cells: segmentCells, entryLimit: 8 * n + 1_024, withColumns: true) else { return nil }
+        // The cells' winding numbers, each vertex's cell and each triangle's answer, in one fresh
+        // mapping (zero pages, huge ones; see `SortScratch`): as separate arrays they were 6 MB of
+        // 4 KiB pages on W3, each faulted in on its own.
         var layout = SortScratch.Layout()
-        let startAt = layout.reserve(Int32.self, count: nx * ny + 1)
         let windingAt = layout.reserve(Int32.self, count: nx * ny)
         let cellsAt = layout.reserve(SIMD2<Int16>.self, count: vertexCount)
         let flagsAt = layout.reserve(UInt8.self, count: n)
         let scratch = SortScratch(bytes: layout.bytes, zeroed: true)
         defer { withExtendedLifetime(scratch) {} }
-        let start = scratch.buffer(of: Int32.self, count: nx * ny + 1, at: startAt)
-        var total = 0
-        for s in residual {
-            let p = screen[Int(s.a)], q = screen[Int(s.b)]
-            let x0 = grid.column(min(p.x, q.x)), x1 = grid.column(max(p.x, q.x))
-            let y0 = grid.row(min(p.y, q.y)), y1 = grid.row(max(p.y, q.y))
-            total += (x1 - x0 + 1) * (y1 - y0 + 1)
-            guard total <= 8 * n + 1_024 else { return nil }
-            for y in y0...y1 { for x in x0...x1 { start[y * nx + x] += 1 } }
-        }
-        // Each cell's end, then (filled from the back) its start: no second array of cursors.
-        for c in 1..<(nx * ny) { start[c] += start[c - 1] }
-        start[nx * ny] = Int32(total)
-        var members = [Int32](repeating: 0, count: total)
-        // The column of each entry, so a row's entries right of a point are one range.
-        var memberColumns = [Int32](repeating: 0, count: total)
-        // (A cell's entries are in descending segment order; the tests below do not depend on it.)
-        for (index, s) in residual.enumerated() {
-            let p = screen[Int(s.a)], q = screen[Int(s.b)]
-            for y in grid.row(min(p.y, q.y))...grid.row(max(p.y, q.y)) {
-                for x in grid.column(min(p.x, q.x))...grid.column(max(p.x, q.x)) {
-                    start[y * nx + x] -= 1
-                    members[Int(start[y * nx + x])] = Int32(index)
-                    memberColumns[Int(start[y * nx + x])] = Int32(x)
-                }
-            }
-        }
 
         // The winding number at the centre of every cell that no segment meets: R crosses each
         // row's centre line at points whose cells hold the crossing segment, so the crossings right
@@ -169,86 +135,88 @@ enum ScreenCoverage {
         }
         let cells = UnsafeBufferPointer(vertexCells)
         let flags = scratch.buffer(of: UInt8.self, count: n, at: flagsAt)
-        members.withUnsafeBufferPointer { members in
-            memberColumns.withUnsafeBufferPointer { memberColumns in
-                segments.withUnsafeBufferPointer { segments in
-                    /// Whether triangle t (counterclockwise corners c) may overlap another.
-                    /// `budget` counts the rows and entries looked at; once spent, every
-                    /// triangle is kept (a true answer is always safe), so a few huge
-                    /// triangles or crowded rows cannot make this pass quadratic.
-                    func candidate(_ t: Int, _ c: SIMD3<Int32>, _ budget: inout Int) -> Bool {
-                        guard budget > 0 else { return true }
-                        // The cells of its box, from its corners' cells (the cell functions are
-                        // monotone, so these are the cells of the box's sides).
-                        let k0 = cells[Int(c.x)], k1 = cells[Int(c.y)], k2 = cells[Int(c.z)]
-                        let x0 = Int(min(k0.x, k1.x, k2.x)), x1 = Int(max(k0.x, k1.x, k2.x))
-                        let y0 = Int(min(k0.y, k1.y, k2.y)), y1 = Int(max(k0.y, k1.y, k2.y))
-                        var clear = true
-                        budget -= y1 - y0 + 1
-                        for y in y0...y1 where start[y * nx + x0] != start[y * nx + x1 + 1] {
-                            clear = false
-                            break
-                        }
-                        // Cells R does not meet (inside R's bounds, which hold every covered point).
-                        if clear { return winding[y0 * nx + x0] != 1 }
-                        let a = screen[Int(c.x)], b = screen[Int(c.y)], d = screen[Int(c.z)]
-                        let mnx = min(a.x, b.x, d.x), mxx = max(a.x, b.x, d.x)
-                        let mny = min(a.y, b.y, d.y), mxy = max(a.y, b.y, d.y)
-                        // Outside R's bounds (only by rounding: R encloses everything covered).
-                        guard mnx >= low.x, mxx <= high.x, mny >= low.y, mxy <= high.y else { return true }
-                        for y in y0...y1 {
-                            budget -= Int(start[y * nx + x1 + 1] - start[y * nx + x0])
-                            for m in Int(start[y * nx + x0])..<Int(start[y * nx + x1 + 1]) {
-                                if touches(segments[Int(members[m])], c, a, b, d, touch) { return true }
+        bins.start.withUnsafeBufferPointer { start in
+            bins.members.withUnsafeBufferPointer { members in
+                bins.columns.withUnsafeBufferPointer { memberColumns in
+                    segments.withUnsafeBufferPointer { segments in
+                        /// Whether triangle t (counterclockwise corners c) may overlap another.
+                        /// `budget` counts the rows and entries looked at; once spent, every
+                        /// triangle is kept (a true answer is always safe), so a few huge
+                        /// triangles or crowded rows cannot make this pass quadratic.
+                        func candidate(_ t: Int, _ c: SIMD3<Int32>, _ budget: inout Int) -> Bool {
+                            guard budget > 0 else { return true }
+                            // The cells of its box, from its corners' cells (the cell functions are
+                            // monotone, so these are the cells of the box's sides).
+                            let k0 = cells[Int(c.x)], k1 = cells[Int(c.y)], k2 = cells[Int(c.z)]
+                            let x0 = Int(min(k0.x, k1.x, k2.x)), x1 = Int(max(k0.x, k1.x, k2.x))
+                            let y0 = Int(min(k0.y, k1.y, k2.y)), y1 = Int(max(k0.y, k1.y, k2.y))
+                            var clear = true
+                            budget -= y1 - y0 + 1
+                            for y in y0...y1 where start[y * nx + x0] != start[y * nx + x1 + 1] {
+                                clear = false
+                                break
                             }
-                        }
-                        // Untouched: covered as often as at its centroid, by the winding number
-                        // along its row, right or left, whichever side has fewer entries;
-                        // each segment counted once (in its first cell from the centroid's).
-                        let centre = (a + b + d) / 3
-                        let row = grid.row(centre.y), column = grid.column(centre.x)
-                        let rowStart = Int(start[row * nx]), rowEnd = Int(start[row * nx + nx])
-                        let here = Int(start[row * nx + column]), next = Int(start[row * nx + column + 1])
-                        var count: Int32 = 0
-                        budget -= min(rowEnd - here, next - rowStart)
-                        if rowEnd - here <= next - rowStart {
-                            for m in here..<rowEnd {
-                                let s = segments[Int(members[m])]
-                                guard memberColumns[m] == max(Int32(column), s.firstColumn) else { continue }
-                                let p = s.p, q = s.q
-                                let side = (q.x - p.x) * (centre.y - p.y) - (q.y - p.y) * (centre.x - p.x)
-                                if p.y <= centre.y && centre.y < q.y && side > 0 { count += s.weight }
-                                if q.y <= centre.y && centre.y < p.y && side < 0 { count -= s.weight }
+                            // Cells R does not meet (inside R's bounds, which hold every covered point).
+                            if clear { return winding[y0 * nx + x0] != 1 }
+                            let a = screen[Int(c.x)], b = screen[Int(c.y)], d = screen[Int(c.z)]
+                            let mnx = min(a.x, b.x, d.x), mxx = max(a.x, b.x, d.x)
+                            let mny = min(a.y, b.y, d.y), mxy = max(a.y, b.y, d.y)
+                            // Outside R's bounds (only by rounding: R encloses everything covered).
+                            guard mnx >= low.x, mxx <= high.x, mny >= low.y, mxy <= high.y else { return true }
+                            for y in y0...y1 {
+                                budget -= Int(start[y * nx + x1 + 1] - start[y * nx + x0])
+                                for m in Int(start[y * nx + x0])..<Int(start[y * nx + x1 + 1]) {
+                                    if touches(segments[Int(members[m])], c, a, b, d, touch) { return true }
+                                }
                             }
-                        } else {
-                            for m in rowStart..<next {
-                                let s = segments[Int(members[m])]
-                                guard memberColumns[m] == min(Int32(column), s.lastColumn) else { continue }
-                                let p = s.p, q = s.q
-                                let side = (q.x - p.x) * (centre.y - p.y) - (q.y - p.y) * (centre.x - p.x)
-                                if p.y <= centre.y && centre.y < q.y && side < 0 { count -= s.weight }
-                                if q.y <= centre.y && centre.y < p.y && side > 0 { count += s.weight }
+                            // Untouched: covered as often as at its centroid, by the winding number
+                            // along its row, right or left, whichever side has fewer entries;
+                            // each segment counted once (in its first cell from the centroid's).
+                            let centre = (a + b + d) / 3
+                            let row = grid.row(centre.y), column = grid.column(centre.x)
+                            let rowStart = Int(start[row * nx]), rowEnd = Int(start[row * nx + nx])
+                            let here = Int(start[row * nx + column]), next = Int(start[row * nx + column + 1])
+                            var count: Int32 = 0
+                            budget -= min(rowEnd - here, next - rowStart)
+                            if rowEnd - here <= next - rowStart {
+                                for m in here..<rowEnd {
+                                    let s = segments[Int(members[m])]
+                                    guard memberColumns[m] == max(Int32(column), s.firstColumn) else { continue }
+                                    let p = s.p, q = s.q
+                                    let side = (q.x - p.x) * (centre.y - p.y) - (q.y - p.y) * (centre.x - p.x)
+                                    if p.y <= centre.y && centre.y < q.y && side > 0 { count += s.weight }
+                                    if q.y <= centre.y && centre.y < p.y && side < 0 { count -= s.weight }
+                                }
+                            } else {
+                                for m in rowStart..<next {
+                                    let s = segments[Int(members[m])]
+                                    guard memberColumns[m] == min(Int32(column), s.lastColumn) else { continue }
+                                    let p = s.p, q = s.q
+                                    let side = (q.x - p.x) * (centre.y - p.y) - (q.y - p.y) * (centre.x - p.x)
+                                    if p.y <= centre.y && centre.y < q.y && side < 0 { count -= s.weight }
+                                    if q.y <= centre.y && centre.y < p.y && side > 0 { count += s.weight }
+                                }
                             }
+                            return count != 1
                         }
-                        return count != 1
-                    }
-                    // On all cores, each chunk writing its own triangles' flags.
-                    guard let base = flags.baseAddress else { return }
-                    let out = SharedMutableBuffer(base: base)
-                    // The budget belongs to fixed blocks of triangles, not to the
-                    // threads' chunks, so the candidates (and the order made from
-                    // them) are the same on any number of cores.
-                    let block = 65_536
-                    parallelChunks((n + block - 1) / block, minimumChunk: 1) { blocks in
-                        for first in stride(
-                            from: blocks.lowerBound * block, to: Swift.min(n, blocks.upperBound * block), by: block)
-                        {
-                            let range = first..<Swift.min(n, first + block)
-                            var budget = 64 * range.count + 65_536
-                            for t in range {
-                                let v = triangles[t]
-                                out.base[t] =
-                                    signs[t] != 0 && candidate(t, signs[t] > 0 ? v : SIMD3(v.x, v.z, v.y), &budget) ? 1 : 0
+                        // On all cores, each chunk writing its own triangles' flags.
+                        guard let base = flags.baseAddress else { return }
+                        let out = SharedMutableBuffer(base: base)
+                        // The budget belongs to fixed blocks of triangles, not to the
+                        // threads' chunks, so the candidates (and the order made from
+                        // them) are the same on any number of cores.
+                        let block = 65_536
+                        parallelChunks((n + block - 1) / block, minimumChunk: 1) { blocks in
+                            for first in stride(
+                                from: blocks.lowerBound * block, to: Swift.min(n, blocks.upperBound * block), by: block)
+                            {
+                                let range = first..<Swift.min(n, first + block)
+                                var budget = 64 * range.count + 65_536
+                                for t in range {
+                                    let v = triangles[t]
+                                    out.base[t] =
+                                        signs[t] != 0 && candidate(t, signs[t] > 0 ? v : SIMD3(v.x, v.z, v.y), &budget) ? 1 : 0
+                                }
                             }
                         }
                     }
@@ -403,6 +371,15 @@ enum ScreenCoverage {
         Int((a ^ b) & 1 == 0 ? min(a, b) : max(a, b))
     }
 
+    /// The compare-exchange of the sorting networks below: the smaller into `a`, the larger into
+    /// `b`, with min and max (no branch on the data).
+    @inline(__always)
+    private static func exchange(_ a: inout UInt32, _ b: inout UInt32) {
+        let low = min(a, b)
+        b = max(a, b)
+        a = low
+    }
+
     /// Sorts `codes[lower..<lower + count]` (count at most 4) by a sorting network of 5
     /// compare-exchanges, padded with UInt32.max: the common bucket once the quads' diagonals are
     /// left out (about four codes).
@@ -410,11 +387,6 @@ enum ScreenCoverage {
     private static func sortFour(_ codes: UnsafeMutableBufferPointer<UInt32>, from lower: Int, count: Int) {
         var c0 = count > 0 ? codes[lower] : .max, c1 = count > 1 ? codes[lower + 1] : .max
         var c2 = count > 2 ? codes[lower + 2] : .max, c3 = count > 3 ? codes[lower + 3] : .max
-        @inline(__always) func exchange(_ a: inout UInt32, _ b: inout UInt32) {
-            let low = min(a, b)
-            b = max(a, b)
-            a = low
-        }
         exchange(&c0, &c1)
         exchange(&c2, &c3)
         exchange(&c0, &c2)
@@ -435,11 +407,6 @@ enum ScreenCoverage {
         var c2 = count > 2 ? codes[lower + 2] : .max, c3 = count > 3 ? codes[lower + 3] : .max
         var c4 = count > 4 ? codes[lower + 4] : .max, c5 = count > 5 ? codes[lower + 5] : .max
         var c6 = count > 6 ? codes[lower + 6] : .max, c7 = count > 7 ? codes[lower + 7] : .max
-        @inline(__always) func exchange(_ a: inout UInt32, _ b: inout UInt32) {
-            let low = min(a, b)
-            b = max(a, b)
-            a = low
-        }
         exchange(&c0, &c2)
         exchange(&c1, &c3)
         exchange(&c4, &c6)

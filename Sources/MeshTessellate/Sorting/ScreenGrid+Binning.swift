@@ -8,6 +8,9 @@ extension ScreenGrid {
         var start: [Int32]
         /// The item of each entry, cell by cell.
         var members: [Int32]
+        /// The column of each entry's cell, when asked for (empty otherwise): a row's entries right
+        /// of a column are then one range, and a reader can tell which cell an entry is in.
+        var columns: [Int32] = []
     }
 
     /// Bins `cells.count` items: item i goes into every cell of its inclusive range `cells[i]`
@@ -21,7 +24,8 @@ extension ScreenGrid {
     ///
     /// Every non-empty range must lie inside the grid (the ranges of `column(_:)` and `row(_:)`
     /// do); that is checked once per item (nil otherwise), so the loops over entries need no checks.
-    func bin(cells: [SIMD4<Int32>], entryLimit: Int) -> Bins? {
+    /// `withColumns` also records each entry's column (`Bins.columns`).
+    func bin(cells: [SIMD4<Int32>], entryLimit: Int, withColumns: Bool = false) -> Bins? {
         // Items are numbered in Int32.
         guard cells.count <= Int(Int32.max) else { return nil }
         let cellCount = columns * rows
@@ -41,9 +45,12 @@ extension ScreenGrid {
             // Every count and sum is at most `total`, which fits an Int32, hence the wrapping
             // arithmetic (no overflow checks in the loops over entries).
             var start = [Int32](repeating: 0, count: cellCount + 1)
+            var columns = [Int32](unsafeUninitializedCapacity: withColumns ? total : 0) { _, initialized in
+                initialized = withColumns ? total : 0
+            }
             let members = start.withUnsafeMutableBufferPointer { start in
                 for r in cells where r.x <= r.z && r.y <= r.w {
-                    forEachCell(r) { start[$0] &+= 1 }
+                    forEachCell(r) { cell, _ in start[cell] &+= 1 }
                 }
                 for c in 1..<cellCount { start[c] &+= start[c - 1] }
                 start[cellCount] = Int32(truncatingIfNeeded: total)
@@ -60,25 +67,36 @@ extension ScreenGrid {
                         let r = cells[item]
                         guard r.x <= r.z && r.y <= r.w else { continue }
                         let value = Int32(truncatingIfNeeded: item)
-                        forEachCell(r) { cell in
-                            start[cell] &-= 1
-                            members[Int(start[cell])] = value
+                        if withColumns {
+                            columns.withUnsafeMutableBufferPointer { columns in
+                                forEachCell(r) { cell, column in
+                                    start[cell] &-= 1
+                                    members[Int(start[cell])] = value
+                                    columns[Int(start[cell])] = Int32(truncatingIfNeeded: column)
+                                }
+                            }
+                        } else {
+                            forEachCell(r) { cell, _ in
+                                start[cell] &-= 1
+                                members[Int(start[cell])] = value
+                            }
                         }
                     }
                     initialized = total
                 }
             }
-            return Bins(start: start, members: members)
+            return Bins(start: start, members: members, columns: columns)
         }
     }
 
-    /// Calls `body` with the row-major index of every cell of the non-empty range `r`, row by row.
+    /// Calls `body` with the row-major index and the column of every cell of the non-empty range
+    /// `r`, row by row.
     @inline(__always)
-    private func forEachCell(_ r: SIMD4<Int32>, _ body: (Int) -> Void) {
+    private func forEachCell(_ r: SIMD4<Int32>, _ body: (Int, Int) -> Void) {
         let first = Int(r.x), last = Int(r.z)
         var rowStart = Int(r.y) &* columns
         for _ in Int(r.y)...Int(r.w) {
-            for x in first...last { body(rowStart &+ x) }
+            for x in first...last { body(rowStart &+ x, x) }
             rowStart &+= columns
         }
     }
