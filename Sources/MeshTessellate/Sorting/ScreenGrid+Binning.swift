@@ -26,67 +26,70 @@ extension ScreenGrid {
     /// do); that is checked once per item (nil otherwise), so the loops over entries need no checks.
     /// `withColumns` also records each entry's column (`Bins.columns`).
     func bin(cells: [SIMD4<Int32>], entryLimit: Int, withColumns: Bool = false) -> Bins? {
+        cells.withUnsafeBufferPointer { bin(cells: $0, entryLimit: entryLimit, withColumns: withColumns) }
+    }
+
+    /// `bin(cells:entryLimit:withColumns:)` for ranges held in scratch memory.
+    func bin(cells: UnsafeBufferPointer<SIMD4<Int32>>, entryLimit: Int, withColumns: Bool = false) -> Bins? {
         // Items are numbered in Int32.
         guard cells.count <= Int(Int32.max) else { return nil }
         let cellCount = columns * rows
         let limit = min(entryLimit, Int(Int32.max) - 1)
-        return cells.withUnsafeBufferPointer { cells in
-            // Entries first, by arithmetic alone. Each item adds at most columns × rows (at most
-            // 4096² in all), and the sum is checked after each, so nothing overflows.
-            var total = 0
+        // Entries first, by arithmetic alone. Each item adds at most columns × rows (at most
+        // 4096² in all), and the sum is checked after each, so nothing overflows.
+        var total = 0
+        for r in cells where r.x <= r.z && r.y <= r.w {
+            // The callers' ranges come from `column(_:)` and `row(_:)`, which clamp; a range
+            // outside the grid anyway gets nil (the callers' fallback) rather than a trap.
+            guard r.x >= 0 && r.y >= 0 && Int(r.z) < columns && Int(r.w) < rows else { return nil }
+            total += (Int(r.z) - Int(r.x) + 1) * (Int(r.w) - Int(r.y) + 1)
+            if total > limit { return nil }
+        }
+        // Counts per cell, then running sums: `start[c]` becomes the end of cell c's entries.
+        // Every count and sum is at most `total`, which fits an Int32, hence the wrapping
+        // arithmetic (no overflow checks in the loops over entries).
+        var start = [Int32](repeating: 0, count: cellCount + 1)
+        var columns = [Int32](unsafeUninitializedCapacity: withColumns ? total : 0) { _, initialized in
+            initialized = withColumns ? total : 0
+        }
+        let members = start.withUnsafeMutableBufferPointer { start in
             for r in cells where r.x <= r.z && r.y <= r.w {
-                // The callers' ranges come from `column(_:)` and `row(_:)`, which clamp; a range
-                // outside the grid anyway gets nil (the callers' fallback) rather than a trap.
-                guard r.x >= 0 && r.y >= 0 && Int(r.z) < columns && Int(r.w) < rows else { return nil }
-                total += (Int(r.z) - Int(r.x) + 1) * (Int(r.w) - Int(r.y) + 1)
-                if total > limit { return nil }
+                forEachCell(r) { cell, _ in start[cell] &+= 1 }
             }
-            // Counts per cell, then running sums: `start[c]` becomes the end of cell c's entries.
-            // Every count and sum is at most `total`, which fits an Int32, hence the wrapping
-            // arithmetic (no overflow checks in the loops over entries).
-            var start = [Int32](repeating: 0, count: cellCount + 1)
-            var columns = [Int32](unsafeUninitializedCapacity: withColumns ? total : 0) { _, initialized in
-                initialized = withColumns ? total : 0
-            }
-            let members = start.withUnsafeMutableBufferPointer { start in
-                for r in cells where r.x <= r.z && r.y <= r.w {
-                    forEachCell(r) { cell, _ in start[cell] &+= 1 }
-                }
-                for c in 1..<cellCount { start[c] &+= start[c - 1] }
-                start[cellCount] = Int32(truncatingIfNeeded: total)
-                // The fill runs over the items backwards and steps each cell's end down before
-                // writing, so every cell receives its items in ascending order and `start[c]` ends
-                // at the cell's first entry: no second array of cursors. Every entry is written
-                // exactly once (the counts above), so the members need no initial value; huge
-                // pages, as the fill writes all over them.
-                return [Int32](unsafeUninitializedCapacity: total) { members, initialized in
-                    adviseHugePages(UnsafeMutableRawBufferPointer(members))
-                    var item = cells.count
-                    while item > 0 {
-                        item -= 1
-                        let r = cells[item]
-                        guard r.x <= r.z && r.y <= r.w else { continue }
-                        let value = Int32(truncatingIfNeeded: item)
-                        if withColumns {
-                            columns.withUnsafeMutableBufferPointer { columns in
-                                forEachCell(r) { cell, column in
-                                    start[cell] &-= 1
-                                    members[Int(start[cell])] = value
-                                    columns[Int(start[cell])] = Int32(truncatingIfNeeded: column)
-                                }
-                            }
-                        } else {
-                            forEachCell(r) { cell, _ in
+            for c in 1..<cellCount { start[c] &+= start[c - 1] }
+            start[cellCount] = Int32(truncatingIfNeeded: total)
+            // The fill runs over the items backwards and steps each cell's end down before
+            // writing, so every cell receives its items in ascending order and `start[c]` ends
+            // at the cell's first entry: no second array of cursors. Every entry is written
+            // exactly once (the counts above), so the members need no initial value; huge
+            // pages, as the fill writes all over them.
+            return [Int32](unsafeUninitializedCapacity: total) { members, initialized in
+                adviseHugePages(UnsafeMutableRawBufferPointer(members))
+                var item = cells.count
+                while item > 0 {
+                    item -= 1
+                    let r = cells[item]
+                    guard r.x <= r.z && r.y <= r.w else { continue }
+                    let value = Int32(truncatingIfNeeded: item)
+                    if withColumns {
+                        columns.withUnsafeMutableBufferPointer { columns in
+                            forEachCell(r) { cell, column in
                                 start[cell] &-= 1
                                 members[Int(start[cell])] = value
+                                columns[Int(start[cell])] = Int32(truncatingIfNeeded: column)
                             }
                         }
+                    } else {
+                        forEachCell(r) { cell, _ in
+                            start[cell] &-= 1
+                            members[Int(start[cell])] = value
+                        }
                     }
-                    initialized = total
                 }
+                initialized = total
             }
-            return Bins(start: start, members: members, columns: columns)
         }
+        return Bins(start: start, members: members, columns: columns)
     }
 
     /// Calls `body` with the row-major index and the column of every cell of the non-empty range
