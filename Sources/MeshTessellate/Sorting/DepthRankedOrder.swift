@@ -148,17 +148,20 @@ enum DepthRankedOrder {
         guard let bins = grid.bin(cells: rankCells, entryLimit: 8 * m + min(limit, Int(Int32.max))) else { return nil }
         let start = bins.start
         let total = bins.members.count
-        // Every entry is written; huge pages, as the sweep then reads them all.
-        let entries = [Entry](unsafeUninitializedCapacity: total) { buffer, initialized in
-            adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
-            bins.members.withUnsafeBufferPointer { members in
-                for e in 0..<total {
-                    if e + 16 < total, let base = byRank.baseAddress { shims_prefetch(base + Int(members[e + 16])) }
-                    buffer[e] = byRank[Int(members[e])]
-                }
+        // Every entry is written, in a mapping of its own (huge pages, as the sweep then reads them
+        // all; as an array some 400-900 faults of 4 KiB pages a sort on W3), by reads scattered
+        // over the ranks, each asked for 16 entries ahead.
+        let entryScratch = SortScratch(bytes: total * MemoryLayout<Entry>.stride)
+        defer { withExtendedLifetime(entryScratch) {} }
+        let entryBuffer = entryScratch.buffer(of: Entry.self, count: total)
+        bins.members.withUnsafeBufferPointer { members in
+            guard let base = byRank.baseAddress else { return }
+            for e in 0..<total {
+                if e + 16 < total { shims_prefetch(base + Int(members[e + 16])) }
+                entryBuffer[e] = byRank[Int(members[e])]
             }
-            initialized = total
         }
+        let entries = UnsafeBufferPointer(entryBuffer)
 
         // Each pair whose boxes and depth ranges overlap, once (in the cell holding the corner where
         // the boxes start to meet), the lower rank first: it must not be in front anywhere.
@@ -168,62 +171,60 @@ enum DepthRankedOrder {
         var back: [Int32] = [], front: [Int32] = []
         var looked = 0
         let lookLimit = 64 * entries.count + min(limit, Int(Int32.max))
-        let valid: Bool = entries.withUnsafeBufferPointer { entries in
-            start.withUnsafeBufferPointer { start in
-                pairData.withUnsafeBufferPointer { pairData in
-                    for cy in 0..<ny {
-                        for cx in 0..<nx {
-                            let cell = cy * nx + cx
-                            let end = Int(start[cell + 1])
-                            for p in Int(start[cell])..<end {
-                                let ei = entries[p]
-                                let bi = ei.box, top = ei.depth.y
-                                var q = p + 1
-                                // The pairs looked at, bounded: many nearly level, folded triangles
-                                // in one cell would make this quadratic, so past a few dozen per
-                                // entry the general path (with its own bounds) decides instead.
-                                if looked > lookLimit { return false }
-                                // By rank, so by least depth: past zmax(p) every later one is behind nothing of p.
-                                while q < end, entries[q].depth.x <= top {
-                                    defer { q += 1 }
-                                    looked &+= 1
-                                    let ej = entries[q]
-                                    let bj = ej.box
-                                    guard bi.z > bj.x, bj.z > bi.x, bi.w > bj.y, bj.w > bi.y else { continue }
-                                    guard Int(max(ei.first.x, ej.first.x)) == cx, Int(max(ei.first.y, ej.first.y)) == cy
-                                    else { continue }
-                                    let si = Int(ei.slot), sj = Int(ej.slot)
-                                    // p ranks below q. When no corner of p is above any corner of q
-                                    // (exact corner depths; depth is linear over each triangle), p is
-                                    // behind q or level wherever they overlap, so the rank order is
-                                    // right for them: typically neighbours at a corner on a slope,
-                                    // whose shared corner is p's highest and q's lowest.
-                                    let di = pairData[si], dj = pairData[sj]
-                                    if dj.zmin >= di.zmax { continue }
-                                    let ci = di.corners, cj = dj.corners
-                                    let signs = (Double(ci.w), Double(cj.w))
-                                    switch ScreenPairs.relation(
-                                        SIMD3(ci.x, ci.y, ci.z), SIMD3(cj.x, cj.y, cj.z), s, signs: signs)
-                                    {
-                                    case .apart: continue
-                                    case .level: break
-                                    case .secondInFront:
-                                        back.append(Int32(si))
-                                        front.append(Int32(sj))
-                                    case .firstInFront:
-                                        back.append(Int32(sj))
-                                        front.append(Int32(si))
-                                    case .crossing: return false
-                                    }
-                                    overlapping += 1
-                                    if overlapping > limit { return false }
-                                    clusters.union(Int32(si), Int32(sj))
+        let valid: Bool = start.withUnsafeBufferPointer { start in
+            pairData.withUnsafeBufferPointer { pairData in
+                for cy in 0..<ny {
+                    for cx in 0..<nx {
+                        let cell = cy * nx + cx
+                        let end = Int(start[cell + 1])
+                        for p in Int(start[cell])..<end {
+                            let ei = entries[p]
+                            let bi = ei.box, top = ei.depth.y
+                            var q = p + 1
+                            // The pairs looked at, bounded: many nearly level, folded triangles
+                            // in one cell would make this quadratic, so past a few dozen per
+                            // entry the general path (with its own bounds) decides instead.
+                            if looked > lookLimit { return false }
+                            // By rank, so by least depth: past zmax(p) every later one is behind nothing of p.
+                            while q < end, entries[q].depth.x <= top {
+                                defer { q += 1 }
+                                looked &+= 1
+                                let ej = entries[q]
+                                let bj = ej.box
+                                guard bi.z > bj.x, bj.z > bi.x, bi.w > bj.y, bj.w > bi.y else { continue }
+                                guard Int(max(ei.first.x, ej.first.x)) == cx, Int(max(ei.first.y, ej.first.y)) == cy
+                                else { continue }
+                                let si = Int(ei.slot), sj = Int(ej.slot)
+                                // p ranks below q. When no corner of p is above any corner of q
+                                // (exact corner depths; depth is linear over each triangle), p is
+                                // behind q or level wherever they overlap, so the rank order is
+                                // right for them: typically neighbours at a corner on a slope,
+                                // whose shared corner is p's highest and q's lowest.
+                                let di = pairData[si], dj = pairData[sj]
+                                if dj.zmin >= di.zmax { continue }
+                                let ci = di.corners, cj = dj.corners
+                                let signs = (Double(ci.w), Double(cj.w))
+                                switch ScreenPairs.relation(
+                                    SIMD3(ci.x, ci.y, ci.z), SIMD3(cj.x, cj.y, cj.z), s, signs: signs)
+                                {
+                                case .apart: continue
+                                case .level: break
+                                case .secondInFront:
+                                    back.append(Int32(si))
+                                    front.append(Int32(sj))
+                                case .firstInFront:
+                                    back.append(Int32(sj))
+                                    front.append(Int32(si))
+                                case .crossing: return false
                                 }
+                                overlapping += 1
+                                if overlapping > limit { return false }
+                                clusters.union(Int32(si), Int32(sj))
                             }
                         }
                     }
-                    return true
                 }
+                return true
             }
         }
         guard valid else { return nil }
