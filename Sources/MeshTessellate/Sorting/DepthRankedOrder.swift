@@ -171,60 +171,86 @@ enum DepthRankedOrder {
         var back: [Int32] = [], front: [Int32] = []
         var looked = 0
         let lookLimit = 64 * entries.count + min(limit, Int(Int32.max))
+        // The pairs that pass the filters on the entries (boxes meet, in this cell) are tested in
+        // batches, in the sweep's order: their pair data and corners are scattered reads, which a
+        // batch can ask for a few pairs ahead.
+        var batch = [SIMD2<Int32>](repeating: .zero, count: 4_096)
         let valid: Bool = start.withUnsafeBufferPointer { start in
             pairData.withUnsafeBufferPointer { pairData in
-                for cy in 0..<ny {
-                    for cx in 0..<nx {
-                        let cell = cy * nx + cx
-                        let end = Int(start[cell + 1])
-                        for p in Int(start[cell])..<end {
-                            let ei = entries[p]
-                            let bi = ei.box, top = ei.depth.y
-                            var q = p + 1
-                            // The pairs looked at, bounded: many nearly level, folded triangles
-                            // in one cell would make this quadratic, so past a few dozen per
-                            // entry the general path (with its own bounds) decides instead.
-                            if looked > lookLimit { return false }
-                            // By rank, so by least depth: past zmax(p) every later one is behind nothing of p.
-                            while q < end, entries[q].depth.x <= top {
-                                defer { q += 1 }
-                                looked &+= 1
-                                let ej = entries[q]
-                                let bj = ej.box
-                                guard bi.z > bj.x, bj.z > bi.x, bi.w > bj.y, bj.w > bi.y else { continue }
-                                guard Int(max(ei.first.x, ej.first.x)) == cx, Int(max(ei.first.y, ej.first.y)) == cy
-                                else { continue }
-                                let si = Int(ei.slot), sj = Int(ej.slot)
-                                // p ranks below q. When no corner of p is above any corner of q
-                                // (exact corner depths; depth is linear over each triangle), p is
-                                // behind q or level wherever they overlap, so the rank order is
-                                // right for them: typically neighbours at a corner on a slope,
-                                // whose shared corner is p's highest and q's lowest.
-                                let di = pairData[si], dj = pairData[sj]
-                                if dj.zmin >= di.zmax { continue }
-                                let ci = di.corners, cj = dj.corners
-                                let signs = (Double(ci.w), Double(cj.w))
-                                switch ScreenPairs.relation(
-                                    SIMD3(ci.x, ci.y, ci.z), SIMD3(cj.x, cj.y, cj.z), s, signs: signs)
-                                {
-                                case .apart: continue
-                                case .level: break
-                                case .secondInFront:
-                                    back.append(Int32(si))
-                                    front.append(Int32(sj))
-                                case .firstInFront:
-                                    back.append(Int32(sj))
-                                    front.append(Int32(si))
-                                case .crossing: return false
+                batch.withUnsafeMutableBufferPointer { batch in
+                    guard let pairBase = pairData.baseAddress, let screenBase = s.baseAddress else { return false }
+                    var batchCount = 0
+                    /// Tests the batch's pairs in order; false when the general path must decide.
+                    func drain() -> Bool {
+                        defer { batchCount = 0 }
+                        for k in 0..<batchCount {
+                            if k + 8 < batchCount {
+                                shims_prefetch(pairBase + Int(batch[k + 8].x))
+                                shims_prefetch(pairBase + Int(batch[k + 8].y))
+                            }
+                            if k + 4 < batchCount {
+                                let ahead = pairData[Int(batch[k + 4].y)].corners
+                                shims_prefetch(screenBase + Int(ahead.x))
+                                shims_prefetch(screenBase + Int(ahead.y))
+                                shims_prefetch(screenBase + Int(ahead.z))
+                            }
+                            let si = Int(batch[k].x), sj = Int(batch[k].y)
+                            // p ranks below q. When no corner of p is above any corner of q
+                            // (exact corner depths; depth is linear over each triangle), p is
+                            // behind q or level wherever they overlap, so the rank order is
+                            // right for them: typically neighbours at a corner on a slope,
+                            // whose shared corner is p's highest and q's lowest.
+                            let di = pairData[si], dj = pairData[sj]
+                            if dj.zmin >= di.zmax { continue }
+                            let ci = di.corners, cj = dj.corners
+                            let signs = (Double(ci.w), Double(cj.w))
+                            switch ScreenPairs.relation(SIMD3(ci.x, ci.y, ci.z), SIMD3(cj.x, cj.y, cj.z), s, signs: signs) {
+                            case .apart: continue
+                            case .level: break
+                            case .secondInFront:
+                                back.append(Int32(si))
+                                front.append(Int32(sj))
+                            case .firstInFront:
+                                back.append(Int32(sj))
+                                front.append(Int32(si))
+                            case .crossing: return false
+                            }
+                            overlapping += 1
+                            if overlapping > limit { return false }
+                            clusters.union(Int32(si), Int32(sj))
+                        }
+                        return true
+                    }
+                    for cy in 0..<ny {
+                        for cx in 0..<nx {
+                            let cell = cy * nx + cx
+                            let end = Int(start[cell + 1])
+                            for p in Int(start[cell])..<end {
+                                let ei = entries[p]
+                                let bi = ei.box, top = ei.depth.y
+                                var q = p + 1
+                                // The pairs looked at, bounded: many nearly level, folded triangles
+                                // in one cell would make this quadratic, so past a few dozen per
+                                // entry the general path (with its own bounds) decides instead.
+                                if looked > lookLimit { return false }
+                                // By rank, so by least depth: past zmax(p) every later one is behind nothing of p.
+                                while q < end, entries[q].depth.x <= top {
+                                    defer { q += 1 }
+                                    looked &+= 1
+                                    let ej = entries[q]
+                                    let bj = ej.box
+                                    guard bi.z > bj.x, bj.z > bi.x, bi.w > bj.y, bj.w > bi.y else { continue }
+                                    guard Int(max(ei.first.x, ej.first.x)) == cx, Int(max(ei.first.y, ej.first.y)) == cy
+                                    else { continue }
+                                    batch[batchCount] = SIMD2(ei.slot, ej.slot)
+                                    batchCount += 1
+                                    if batchCount == batch.count, !drain() { return false }
                                 }
-                                overlapping += 1
-                                if overlapping > limit { return false }
-                                clusters.union(Int32(si), Int32(sj))
                             }
                         }
                     }
+                    return drain()
                 }
-                return true
             }
         }
         guard valid else { return nil }
