@@ -205,7 +205,11 @@ extension SortPool {
         func gather<T>(_ source: [T]) -> [T] {
             [T](unsafeUninitializedCapacity: order.count) { buffer, initialized in
                 adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
-                for (k, t) in order.enumerated() { buffer.initializeElement(at: k, to: source[Int(t)]) }
+                source.withUnsafeBufferPointer { source in
+                    order.withUnsafeBufferPointer { order in
+                        for k in 0..<order.count { buffer.initializeElement(at: k, to: source[Int(order[k])]) }
+                    }
+                }
                 initialized = order.count
             }
         }
