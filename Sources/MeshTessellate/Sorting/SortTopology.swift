@@ -8,7 +8,7 @@ import SurfaceKit
 /// The exact sort starts from the edges whose runs do not cancel on screen (`ScreenCoverage`):
 /// an edge shared by two triangles cancels unless a fold puts both on the same side of it. Finding
 /// the triangles that share each edge is a bucket sort of the half-edges, which costs about a
-/// sixth of the sort on the W3 ripple; with the pairing kept here, each sort only compares the
+/// fifth of the sort on the W3 ripple; with the pairing kept here, each sort only compares the
 /// two triangles' screen signs along each edge.
 ///
 /// Pass it to `PainterSorter.sorted(mesh:geometry:mode:space:maximumTriangles:topology:)` with
