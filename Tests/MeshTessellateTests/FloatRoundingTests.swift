@@ -17,7 +17,7 @@ import Testing
             0, .leastNonzeroMagnitude, .leastNormalMagnitude, 1, .pi, .ulpOfOne, 1 + .ulpOfOne, 65_536,
             .greatestFiniteMagnitude, Float.greatestFiniteMagnitude.nextDown,
         ]
-        var values: [Double] = [0, -0.0, 1e-300, 5e-324, 1e-46, 1e300, .greatestFiniteMagnitude, .infinity]
+        var values: [Double] = [0, -0.0, 1e-300, .leastNonzeroMagnitude, 1e-46, 1e300, .greatestFiniteMagnitude, .infinity]
         for f in floats {
             let d = Double(f)
             values += [d, d.nextUp, d.nextDown, (d + Double(f.nextUp)) / 2]

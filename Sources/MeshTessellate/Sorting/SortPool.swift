@@ -206,6 +206,8 @@ extension SortPool {
             [T](unsafeUninitializedCapacity: order.count) { buffer, initialized in
                 adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
                 source.withUnsafeBufferPointer { source in
+                    // The orders are the sorts' own, every index one of the pool's triangles (a
+                    // check per element here cost 3 ms on W3's 2.56 million reads).
                     order.withUnsafeBufferPointer { order in
                         for k in 0..<order.count { buffer.initializeElement(at: k, to: source[Int(order[k])]) }
                     }
