@@ -8,6 +8,10 @@ by up to ±40% between runs on these shared machines, so Docs/performance.md com
 with these, taken in the same minutes. The inputs follow design §13 closely enough for timing:
 - W1: the ripple's control grid (101 × 101 points, mirrored ends) evaluated as a tensor product of
   cubic B-spline design matrices at (100·2ⁿ + 1)² points, three coordinates (positions only);
+- W2: Embree through embreex (`pip install embreex`; skipped when missing) on the steps-3 ripple
+  grid (801 × 801 points, two triangles a quad): the scene build, and 1,000,000 rays along −z from
+  random points over the unit square at z = 1, answered with distance, triangle and barycentric
+  coordinates (embreex's `output=1`), one thread;
 - W3: centroid depths of the steps-3 ripple grid (801 × 801 points, two triangles a quad) tilted
   −45° about x with m34 = −1/2; argsort of the ready keys, and a stable argsort;
 - W4: scipy.linalg.solve_banded on the (1, 4, 1)/6 curve operator with pinned ends, both directions
@@ -57,6 +61,36 @@ def w1():
         report(f"w1 scipy steps{steps}", n * n, "points", median_time(evaluate, runs=5 if steps < 4 else 3))
 
 
+def w2():
+    try:
+        from embreex import rtcore_scene
+        from embreex.mesh_construction import TriangleMesh
+    except ImportError:
+        print("w2 embree                  skipped (pip install embreex)")
+        return
+    n = 801
+    u = np.linspace(0, 1, n)
+    x, y = np.meshgrid(u, u)
+    z = 0.05 * np.sin(2 * np.pi * 4 * np.hypot(x - 0.5, y - 0.5))
+    vertices = np.stack([x.ravel(), y.ravel(), z.ravel()], 1).astype(np.float32)
+    q = np.arange(n - 1)
+    a = (q[:, None] * n + q[None, :]).ravel()
+    tri = np.concatenate([np.stack([a, a + 1, a + n + 1], 1), np.stack([a, a + n + 1, a + n], 1)]).astype(np.int32)
+    count = 1_000_000
+    origins = np.zeros((count, 3), np.float32)
+    origins[:, :2] = np.random.default_rng(0x5EED).random((count, 2))
+    origins[:, 2] = 1
+    directions = np.zeros((count, 3), np.float32)
+    directions[:, 2] = -1
+    scene = None
+    def build():
+        nonlocal scene
+        scene = rtcore_scene.EmbreeScene()
+        TriangleMesh(scene, vertices, tri)
+    report("w2 embree build", len(tri), "triangles", median_time(build, runs=3))
+    report("w2 embree rays", count, "rays", median_time(lambda: scene.run(origins, directions, output=1), runs=3))
+
+
 def w3():
     n = 801
     u = np.linspace(0, 1, n)
@@ -96,5 +130,6 @@ def w4():
 
 if __name__ == "__main__":
     w1()
+    w2()
     w3()
     w4()
