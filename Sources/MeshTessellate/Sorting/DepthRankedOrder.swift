@@ -128,7 +128,7 @@ enum DepthRankedOrder {
                 let byRankOut = UnsafeMutableBufferPointer(mutating: byRank)
                 let cellsOut = UnsafeMutableBufferPointer(mutating: rankCells)
                 // The reads are scattered over the slots (ranks go by depth, slots by index), so
-                // each is asked for 16 ranks ahead: about 6 ms instead of 11 on W3.
+                // each is asked for 16 ranks ahead (with the scratch mapping, 3.3 ms instead of 10.5 on W3).
                 guard let slotBase = slots.baseAddress else { return }
                 for (rank, slot) in ranked.enumerated() {
                     if rank + 16 < m { shims_prefetch(slotBase + Int(ranked[rank + 16])) }

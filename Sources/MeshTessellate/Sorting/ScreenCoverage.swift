@@ -70,8 +70,8 @@ enum ScreenCoverage {
                 Int32(grid.row(max(p.y, q.y))))
         }
         guard let bins = grid.bin(cells: segmentCells, entryLimit: 8 * n + 1_024, withColumns: true) else { return nil }
-        // The cells' winding numbers, each vertex's cell and each triangle's answer, in one fresh
-        // mapping (zero pages, huge ones; see `SortScratch`): as separate arrays they were 6 MB of
+        // The cells' winding numbers, each vertex's cell, each triangle's answer and a bit per cell
+        // (below), in one fresh mapping (zero pages, huge ones; see `SortScratch`): as separate arrays they were 6 MB of
         // 4 KiB pages on W3, each faulted in on its own.
         var layout = SortScratch.Layout()
         let windingAt = layout.reserve(Int32.self, count: nx * ny)
@@ -130,7 +130,7 @@ enum ScreenCoverage {
             let p = screen[Int(s.a)], q = screen[Int(s.b)]
             return Segment(
                 p: SIMD2(p.x, p.y), q: SIMD2(q.x, q.y), a: s.a, b: s.b, weight: s.weight,
-                firstColumn: Int32(grid.column(min(p.x, q.x))))
+                firstColumn: Int32(grid.column(min(p.x, q.x))), lastColumn: Int32(grid.column(max(p.x, q.x))))
         }
         // Orientations within this of zero count as touching: the test only has to be conservative.
         // Constants for the loop on all cores (a captured `var` would be checked at every read).
@@ -194,23 +194,33 @@ enum ScreenCoverage {
                                     if touches(segments[Int(members[m])], c, a, b, d, touch) { return true }
                                 }
                             }
-                            // Untouched: covered as often as at its centroid. The winding number there
-                            // is that of the first clear cell right of it along its row (R meets no
-                            // point of a clear cell, so its centre's number holds at the centroid's
-                            // height too), plus R's crossings in between: those of the segments listed
-                            // from the centroid's cell up to that clear cell, each counted once (in its
-                            // first cell from the centroid's). A segment in those cells cannot reach
-                            // past the clear one, which would then list it. Past the grid's last column
-                            // the number is 0 (R encloses everything covered).
+                            // Untouched: covered as often as at its centroid, whose winding number is
+                            // read along its row. The budget is charged the shorter side of the row,
+                            // as the full walk below reads. Usually it is enough to walk right over
+                            // the cells with entries that follow the centroid's (each segment counted
+                            // once, in its first cell from the centroid's) to the first cell without
+                            // any: R meets no point of that clear cell, so its centre's winding number
+                            // holds at the centroid's height too, and a segment listed before it cannot
+                            // reach past it (the clear cell would then list it). Past the grid's last
+                            // column the number is 0 (R encloses everything covered).
                             let centre = (a + b + d) / 3
                             let row = grid.row(centre.y), column = grid.column(centre.x)
-                            let rowEnd = Int(start[row * nx + nx])
-                            var m = Int(start[row * nx + column])
+                            let rowStart = Int(start[row * nx]), rowEnd = Int(start[row * nx + nx])
+                            let here = Int(start[row * nx + column]), next = Int(start[row * nx + column + 1])
+                            let allowance = min(rowEnd - here, next - rowStart)
+                            budget -= allowance
+                            var m = here
                             var reached = Int32(column)
                             var count: Int32 = 0
+                            var settled = true
                             while m < rowEnd {
                                 let entryColumn = memberColumns[m]
                                 if entryColumn > reached + 1 { break }
+                                // Longer than the shorter side: walk that side instead.
+                                if m - here == allowance {
+                                    settled = false
+                                    break
+                                }
                                 reached = entryColumn
                                 let s = segments[Int(members[m])]
                                 m += 1
@@ -220,8 +230,33 @@ enum ScreenCoverage {
                                 if p.y <= centre.y && centre.y < q.y && side > 0 { count += s.weight }
                                 if q.y <= centre.y && centre.y < p.y && side < 0 { count -= s.weight }
                             }
-                            budget -= m - Int(start[row * nx + column])
-                            if Int(reached) + 1 < nx { count += winding[row * nx + Int(reached) + 1] }
+                            if settled {
+                                if Int(reached) + 1 < nx { count += winding[row * nx + Int(reached) + 1] }
+                                return count != 1
+                            }
+                            // The whole shorter side: every crossing right of the centroid, or every
+                            // one left of it (R is a cycle, so the two counts agree), each segment
+                            // counted once (in its first cell from the centroid's).
+                            count = 0
+                            if rowEnd - here <= next - rowStart {
+                                for m in here..<rowEnd {
+                                    let s = segments[Int(members[m])]
+                                    guard memberColumns[m] == max(Int32(column), s.firstColumn) else { continue }
+                                    let p = s.p, q = s.q
+                                    let side = (q.x - p.x) * (centre.y - p.y) - (q.y - p.y) * (centre.x - p.x)
+                                    if p.y <= centre.y && centre.y < q.y && side > 0 { count += s.weight }
+                                    if q.y <= centre.y && centre.y < p.y && side < 0 { count -= s.weight }
+                                }
+                            } else {
+                                for m in rowStart..<next {
+                                    let s = segments[Int(members[m])]
+                                    guard memberColumns[m] == min(Int32(column), s.lastColumn) else { continue }
+                                    let p = s.p, q = s.q
+                                    let side = (q.x - p.x) * (centre.y - p.y) - (q.y - p.y) * (centre.x - p.x)
+                                    if p.y <= centre.y && centre.y < q.y && side < 0 { count -= s.weight }
+                                    if q.y <= centre.y && centre.y < p.y && side > 0 { count += s.weight }
+                                }
+                            }
                             return count != 1
                         }
                         // On all cores, each chunk writing its own triangles' flags.
@@ -462,7 +497,7 @@ enum ScreenCoverage {
     }
 
     /// A segment of R from vertex a to vertex b (screen positions p and q) with its net count, and
-    /// the first grid column its box meets.
+    /// the first and last grid columns its box meets.
     struct Segment {
         var p: SIMD2<Double>
         var q: SIMD2<Double>
@@ -470,6 +505,7 @@ enum ScreenCoverage {
         var b: Int32
         var weight: Int32
         var firstColumn: Int32
+        var lastColumn: Int32
     }
 
     /// Whether segment `s` meets the closed triangle `c` (counterclockwise corners, at t0, t1, t2),
