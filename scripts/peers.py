@@ -42,9 +42,7 @@ def report(name, size, unit, seconds):
 
 def w1():
     faces = 100
-    u = np.linspace(0, 1, faces + 1)
-    x, y = np.meshgrid(u, u)
-    z = 0.05 * np.sin(2 * np.pi * 4 * np.hypot(x - 0.5, y - 0.5))
+    x, y, z, _ = ripple_grid(faces + 1)  # the control points
     # Mirror rows 2·P₀ − P₁ on every side, then a uniform cubic B-spline over the extended grid.
     def extend(a):
         a = np.vstack([2 * a[0] - a[1], a, 2 * a[-1] - a[-2]])
@@ -61,6 +59,17 @@ def w1():
         report(f"w1 scipy steps{steps}", n * n, "points", median_time(evaluate, runs=5 if steps < 4 else 3))
 
 
+def ripple_grid(n=801):
+    """The steps-3 ripple as a grid of n × n points over the unit square, two triangles a quad."""
+    u = np.linspace(0, 1, n)
+    x, y = np.meshgrid(u, u)
+    z = 0.05 * np.sin(2 * np.pi * 4 * np.hypot(x - 0.5, y - 0.5))
+    q = np.arange(n - 1)
+    a = (q[:, None] * n + q[None, :]).ravel()
+    tri = np.concatenate([np.stack([a, a + 1, a + n + 1], 1), np.stack([a, a + n + 1, a + n], 1)])
+    return x, y, z, tri
+
+
 def w2():
     try:
         from embreex import rtcore_scene
@@ -68,14 +77,9 @@ def w2():
     except ImportError:
         print("w2 embree                  skipped (pip install embreex)")
         return
-    n = 801
-    u = np.linspace(0, 1, n)
-    x, y = np.meshgrid(u, u)
-    z = 0.05 * np.sin(2 * np.pi * 4 * np.hypot(x - 0.5, y - 0.5))
+    x, y, z, tri = ripple_grid()
     vertices = np.stack([x.ravel(), y.ravel(), z.ravel()], 1).astype(np.float32)
-    q = np.arange(n - 1)
-    a = (q[:, None] * n + q[None, :]).ravel()
-    tri = np.concatenate([np.stack([a, a + 1, a + n + 1], 1), np.stack([a, a + n + 1, a + n], 1)]).astype(np.int32)
+    tri = tri.astype(np.int32)
     count = 1_000_000
     origins = np.zeros((count, 3), np.float32)
     origins[:, :2] = np.random.default_rng(0x5EED).random((count, 2))
@@ -92,18 +96,12 @@ def w2():
 
 
 def w3():
-    n = 801
-    u = np.linspace(0, 1, n)
-    x, y = np.meshgrid(u, u)
-    z = 0.05 * np.sin(2 * np.pi * 4 * np.hypot(x - 0.5, y - 0.5))
+    x, y, z, tri = ripple_grid()
     # Rotate −45° about x, then perspective m34 = −1/2 (w = 1 − z'/2), screen z = z'/w.
     c, s = np.cos(-np.pi / 4), np.sin(-np.pi / 4)
     y2, z2 = c * (y - 0.5) - s * z, s * (y - 0.5) + c * z
     w = 1 - z2 / 2
     depth = (z2 / w).ravel()
-    q = np.arange(n - 1)
-    a = (q[:, None] * n + q[None, :]).ravel()
-    tri = np.concatenate([np.stack([a, a + 1, a + n + 1], 1), np.stack([a, a + n + 1, a + n], 1)])
     keys = depth[tri].sum(axis=1) / 3
     report("w3 numpy argsort", len(keys), "triangles", median_time(lambda: np.argsort(keys)))
     report("w3 numpy stable argsort", len(keys), "triangles", median_time(lambda: np.argsort(keys, kind="stable")))

@@ -123,7 +123,7 @@ enum ScreenCoverage {
                 }
             }
         }
-        let attentionBits = UnsafeRawPointer(UnsafeMutableRawPointer(scratch.base + attentionAt))
+        let attentionBits = UnsafeRawPointer(scratch.base + attentionAt)
 
         // R's segments with their end points and first column, for the tests below (in cache).
         let segments = residual.map { s in
@@ -225,10 +225,7 @@ enum ScreenCoverage {
                                 let s = segments[Int(members[m])]
                                 m += 1
                                 guard entryColumn == max(Int32(column), s.firstColumn) else { continue }
-                                let p = s.p, q = s.q
-                                let side = (q.x - p.x) * (centre.y - p.y) - (q.y - p.y) * (centre.x - p.x)
-                                if p.y <= centre.y && centre.y < q.y && side > 0 { count += s.weight }
-                                if q.y <= centre.y && centre.y < p.y && side < 0 { count -= s.weight }
+                                count += crossing(s, centre, toward: 1)
                             }
                             if settled {
                                 if Int(reached) + 1 < nx { count += winding[row * nx + Int(reached) + 1] }
@@ -242,19 +239,13 @@ enum ScreenCoverage {
                                 for m in here..<rowEnd {
                                     let s = segments[Int(members[m])]
                                     guard memberColumns[m] == max(Int32(column), s.firstColumn) else { continue }
-                                    let p = s.p, q = s.q
-                                    let side = (q.x - p.x) * (centre.y - p.y) - (q.y - p.y) * (centre.x - p.x)
-                                    if p.y <= centre.y && centre.y < q.y && side > 0 { count += s.weight }
-                                    if q.y <= centre.y && centre.y < p.y && side < 0 { count -= s.weight }
+                                    count += crossing(s, centre, toward: 1)
                                 }
                             } else {
                                 for m in rowStart..<next {
                                     let s = segments[Int(members[m])]
                                     guard memberColumns[m] == min(Int32(column), s.lastColumn) else { continue }
-                                    let p = s.p, q = s.q
-                                    let side = (q.x - p.x) * (centre.y - p.y) - (q.y - p.y) * (centre.x - p.x)
-                                    if p.y <= centre.y && centre.y < q.y && side < 0 { count -= s.weight }
-                                    if q.y <= centre.y && centre.y < p.y && side > 0 { count += s.weight }
+                                    count += crossing(s, centre, toward: -1)
                                 }
                             }
                             return count != 1
@@ -494,6 +485,19 @@ enum ScreenCoverage {
         if count > 5 { codes[lower + 5] = c5 }
         if count > 6 { codes[lower + 6] = c6 }
         if count > 7 { codes[lower + 7] = c7 }
+    }
+
+    /// What segment `s` adds to the winding number at `centre` counted along the horizontal ray from
+    /// it toward +x (`toward` 1) or −x (−1): its weight, signed by the way it crosses the ray, when
+    /// it does (half-open in y, so a ray through a vertex of R counts it once), else 0. The two rays
+    /// give the same winding number, R being a cycle.
+    @inline(__always)
+    private static func crossing(_ s: Segment, _ centre: Point3D, toward direction: Int32) -> Int32 {
+        let p = s.p, q = s.q
+        let side = ((q.x - p.x) * (centre.y - p.y) - (q.y - p.y) * (centre.x - p.x)) * Double(direction)
+        if p.y <= centre.y && centre.y < q.y && side > 0 { return s.weight * direction }
+        if q.y <= centre.y && centre.y < p.y && side < 0 { return -s.weight * direction }
+        return 0
     }
 
     /// A segment of R from vertex a to vertex b (screen positions p and q) with its net count, and
