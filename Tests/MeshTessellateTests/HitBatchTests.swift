@@ -322,7 +322,19 @@ import Testing
     @Test func unusualRaysMatchBruteForce() throws {
         let mesh = Self.soup(count: 200, seed: 9)
         let tester = try HitTester(mesh: mesh, geometry: Self.geometry)
-        let p = mesh.positions[7]
+        let rays = Self.unusualRays(through: mesh.positions[7])
+        var hits = 0
+        for ray in rays {
+            let expected = Self.bruteFirstHit(mesh, ray)
+            #expect(tester.firstHit(ray) == expected, "\(ray)")
+            if expected.isHit { hits += 1 }
+        }
+        #expect(tester.firstHits(rays) == rays.map { Self.bruteFirstHit(mesh, $0) })
+        #expect(hits > 50)
+    }
+
+    /// Rays the box tests cannot take or that need no walk, and ordinary rays through `p`.
+    static func unusualRays(through p: Point3D) -> [Ray] {
         var rays = [
             Ray(origin: SIMD3(0.5, 0.5, -1e39), direction: SIMD3(0, 0, 1)),
             Ray(origin: SIMD3(0.5, 0.5, -1e39), direction: SIMD3(1e-45, 0, 1)),
@@ -346,14 +358,25 @@ import Testing
             let d = SIMD3(rng.uniform(-1...1) * 1e-38, rng.uniform(-1...1), 1)
             rays.append(Ray(origin: p - 1e6 * d, direction: d))
         }
-        var hits = 0
-        for ray in rays {
-            let expected = Self.bruteFirstHit(mesh, ray)
-            #expect(tester.firstHit(ray) == expected, "\(ray)")
-            if expected.isHit { hits += 1 }
-        }
-        #expect(tester.firstHits(rays) == rays.map { Self.bruteFirstHit(mesh, $0) })
-        #expect(hits > 50)
+        return rays
+    }
+
+    /// A coherent batch (answered several walks at a time, see `TriangleBVH.Traversal.firstHits`)
+    /// with the unusual rays spread through it, so that walks end at different steps, rays that
+    /// need no walk come between, and blocks end with fewer rays than walks (an odd count split
+    /// over two threads): every answer is the brute force's.
+    @Test func coherentBatchWithUnusualRaysMatchesBruteForce() throws {
+        let mesh = Self.soup(count: 200, seed: 9)
+        let tester = try HitTester(mesh: mesh, geometry: Self.geometry)
+        let unusual = Self.unusualRays(through: mesh.positions[7])
+        var rays = Self.rays(count: 8_195, through: mesh.positions, seed: 13)
+        for (k, ray) in unusual.enumerated() { rays[(k * 71) % rays.count] = ray }
+        let batch = tester.firstHits(rays)
+        #expect(batch.count == rays.count)
+        var wrong = 0
+        for (k, ray) in rays.enumerated() where batch[k] != Self.bruteFirstHit(mesh, ray) { wrong += 1 }
+        #expect(wrong == 0)
+        #expect(batch.contains { $0.isHit } && batch.contains { !$0.isHit })
     }
 
     @Test func aMissOrAnUnknownTriangleMakesNoRecord() throws {

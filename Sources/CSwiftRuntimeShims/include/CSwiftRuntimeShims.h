@@ -13,4 +13,46 @@ uint64_t swift_float64ToString(char *buffer, size_t bufferLength, double value, 
 // addresses are known a few iterations ahead.
 static inline void shims_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 
+// Four-lane float helpers for the BVH walk's box tests. Swift's SIMD has no lane-mask
+// extraction, and its select-based minimum and maximum do not always become single
+// instructions; these are single SSE instructions where SSE exists, with the same answers
+// (lane by lane, NaN included) written out elsewhere.
+typedef float shims_float4 __attribute__((ext_vector_type(4)));
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
+
+// Lane by lane a > b ? a : b: b wherever either is NaN.
+static inline shims_float4 shims_larger(shims_float4 a, shims_float4 b) {
+#if defined(__SSE__)
+    return (shims_float4)_mm_max_ps((__m128)a, (__m128)b);
+#else
+    shims_float4 r;
+    for (int i = 0; i < 4; i++) r[i] = a[i] > b[i] ? a[i] : b[i];
+    return r;
+#endif
+}
+
+// Lane by lane a < b ? a : b: b wherever either is NaN.
+static inline shims_float4 shims_smaller(shims_float4 a, shims_float4 b) {
+#if defined(__SSE__)
+    return (shims_float4)_mm_min_ps((__m128)a, (__m128)b);
+#else
+    shims_float4 r;
+    for (int i = 0; i < 4; i++) r[i] = a[i] < b[i] ? a[i] : b[i];
+    return r;
+#endif
+}
+
+// Bit k set where a[k] <= b[k] (clear where either is NaN).
+static inline uint32_t shims_lanes_at_most(shims_float4 a, shims_float4 b) {
+#if defined(__SSE__)
+    return (uint32_t)_mm_movemask_ps(_mm_cmple_ps((__m128)a, (__m128)b));
+#else
+    uint32_t bits = 0;
+    for (int i = 0; i < 4; i++) bits |= (a[i] <= b[i] ? 1u : 0u) << i;
+    return bits;
+#endif
+}
+
 #endif

@@ -79,11 +79,7 @@ extension HitTester {
                                     while start < range.upperBound {
                                         let end = Swift.min(start + HitTester.gatherBlock, range.upperBound)
                                         for k in start..<end { (local + (k - start)).initialize(to: input[Int(order[k])]) }
-                                        for j in 0..<(end - start) {
-                                            let ray = local[j]
-                                            hits[j] = traversal.firstHit(
-                                                origin: ray.origin, direction: ray.direction, tmin: ray.tmin, tmax: ray.tmax)
-                                        }
+                                        traversal.firstHits(UnsafeBufferPointer(start: local, count: end - start), into: hits)
                                         for k in start..<end {
                                             let answer = Answer.make(hits[k - start], of: local[k - start], tester: self)
                                             (out.base + Int(order[k])).initialize(to: answer)

@@ -1,3 +1,4 @@
+import CSwiftRuntimeShims
 import SurfaceKit
 
 /// A bounding volume hierarchy over a triangle mesh, walked 4 wide: a flat array of 128-byte
@@ -21,9 +22,11 @@ struct TriangleBVH: Sendable {
     /// The largest magnitude of the root box's bounds on each axis, for the walk's error bounds.
     let reach: SIMD3<Double>
 
-    /// Room for the pending children of a walk: at most three a level, and a median build over
-    /// up to 2³¹ triangles is at most 32 binary, 16 wide levels deep.
-    static let stackCapacity = 128
+    /// Room for the pending children of two walks (`Traversal.firstHits` runs two at once, each
+    /// in its half): a walk has at most three a level, and a median build over up to 2³¹
+    /// triangles is at most 32 binary, 16 wide levels deep, so 48.
+    static let stackCapacity = 64 * walksAtOnce
+    static let walksAtOnce = 4
 
     init(
         nodeStorage: [SIMD4<Float>], nodeStart: Int, nodeCount: Int, root: BVHNode?, order: [Int32], positions: [Point3D],
@@ -153,97 +156,11 @@ extension TriangleBVH {
         func firstHit(origin o: SIMD3<Double>, direction d: SIMD3<Double>, tmin: Double, tmax: Double) -> TriangleHit {
             guard let nodes else { return .miss }
             guard !(tmin > tmax) else { return .miss }
-            guard let ray = setup(origin: o, direction: d, tmin: tmin, tmax: tmax) else {
+            guard var walk = Walk(origin: o, direction: d, tmin: tmin, tmax: tmax, stack: 0..<stack.count, traversal: self) else {
                 return everyTriangle(origin: o, direction: d, tmin: tmin, tmax: tmax)
             }
-            var best = Best(far: tmax)
-            typealias Offset = WideNode.Offset
-            // The near and far bound of each axis (the minimum is near along a positive direction),
-            // so the slab test needs no minimum and maximum per axis.
-            let (nearX, farX) = ray.inverse.x < 0 ? (Offset.maxX, Offset.minX) : (Offset.minX, Offset.maxX)
-            let (nearY, farY) = ray.inverse.y < 0 ? (Offset.maxY, Offset.minY) : (Offset.minY, Offset.maxY)
-            let (nearZ, farZ) = ray.inverse.z < 0 ? (Offset.maxZ, Offset.minZ) : (Offset.minZ, Offset.maxZ)
-            let nx = SIMD4(repeating: ray.near.x), ny = SIMD4(repeating: ray.near.y), nz = SIMD4(repeating: ray.near.z)
-            let fx = SIMD4(repeating: ray.far.x), fy = SIMD4(repeating: ray.far.y), fz = SIMD4(repeating: ray.far.z)
-            let ix = SIMD4(repeating: ray.inverse.x), iy = SIMD4(repeating: ray.inverse.y), iz = SIMD4(repeating: ray.inverse.z)
-            let lower = SIMD4(repeating: ray.tmin)
-            var upperBound = ray.tmax
-            var top = 0
-            var child: Int32 = 0, count: Int32 = 0
-            while true {
-                if count > 0 {
-                    testLeaf(first: Int(child), count: Int(count), origin: o, direction: d, tmin: tmin, best: &best)
-                    upperBound = best.farFloat
-                } else {
-                    let node = nodes + Int(child) * WideNode.size
-                    let x0 = (node.load(fromByteOffset: nearX, as: SIMD4<Float>.self) - nx) * ix
-                    let x1 = (node.load(fromByteOffset: farX, as: SIMD4<Float>.self) - fx) * ix
-                    let y0 = (node.load(fromByteOffset: nearY, as: SIMD4<Float>.self) - ny) * iy
-                    let y1 = (node.load(fromByteOffset: farY, as: SIMD4<Float>.self) - fy) * iy
-                    let z0 = (node.load(fromByteOffset: nearZ, as: SIMD4<Float>.self) - nz) * iz
-                    let z1 = (node.load(fromByteOffset: farZ, as: SIMD4<Float>.self) - fz) * iz
-                    // NaN (a ray in a bounding plane it does not move across) must lose: the
-                    // first operand of each.
-                    let near = larger(x0, larger(y0, larger(z0, lower)))
-                    let far = smaller(x1, smaller(y1, smaller(z1, SIMD4(repeating: upperBound))))
-                    // Bit k set when the ray enters child k (a mask's lanes are all ones or zeros).
-                    let enters = unsafeBitCast(near .<= far, to: SIMD4<Int32>.self)
-                    var bits = (enters & SIMD4(1, 2, 4, 8)).wrappedSum()
-                    if bits != 0 {
-                        @inline(__always) func children(_ lane: Int) -> (child: Int32, count: Int32) {
-                            (
-                                node.load(fromByteOffset: Offset.child + 4 * lane, as: Int32.self),
-                                node.load(fromByteOffset: Offset.count + 4 * lane, as: Int32.self)
-                            )
-                        }
-                        let first = Int(bits.trailingZeroBitCount)
-                        bits &= bits - 1
-                        if bits == 0 {
-                            (child, count) = children(first)
-                            continue
-                        }
-                        // Two or more: all go on the stack, farthest deepest, and the nearest is
-                        // taken off again.
-                        let base = top
-                        var lane = first
-                        while true {
-                            if top < stack.count {
-                                var k = top
-                                let (c, n) = children(lane)
-                                let entry = StackEntry(child: c, count: n, near: near[lane])
-                                // Insertion: nearer entries end up on top.
-                                while k > base, stack[k - 1].near < entry.near {
-                                    stack[k] = stack[k - 1]
-                                    k -= 1
-                                }
-                                stack[k] = entry
-                                top += 1
-                            }
-                            if bits == 0 { break }
-                            lane = Int(bits.trailingZeroBitCount)
-                            bits &= bits - 1
-                        }
-                        top -= 1
-                        child = stack[top].child
-                        count = stack[top].count
-                        continue
-                    }
-                }
-                // Pop, skipping children that now lie beyond the nearest hit.
-                var found = false
-                while top > 0 {
-                    top -= 1
-                    let entry = stack[top]
-                    if entry.near <= upperBound {
-                        child = entry.child
-                        count = entry.count
-                        found = true
-                        break
-                    }
-                }
-                if !found { break }
-            }
-            return best.hit
+            while walk.step(nodes: nodes, traversal: self) {}
+            return walk.best.hit
         }
 
         /// The nearest hit so far.
@@ -312,11 +229,6 @@ extension TriangleBVH {
     }
 }
 
-// Written out here so they inline into the walk: the plain comparisons compile to single
-// instructions (the generic ones check for NaN), which return the second operand when the first
-// is NaN.
-@inline(__always) private func larger(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { b.replacing(with: a, where: a .> b) }
-@inline(__always) private func smaller(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { b.replacing(with: a, where: a .< b) }
 @inline(__always) private func dot(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
     a.x * b.x + a.y * b.y + a.z * b.z
 }
