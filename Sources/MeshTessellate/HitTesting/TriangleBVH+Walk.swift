@@ -30,15 +30,15 @@ extension TriangleBVH.Traversal {
         var best: TriangleBVH.Traversal.Best
         var upperBound: Float
         /// The ray's index in a batch, or −1 for no ray (see ``firstHits(_:into:)``).
-        var ray = -1
+        var ray: Int
 
-        /// The walk from the root, or `nil` for a ray the box tests cannot take (see `setup`).
+        /// The walk from the root of the ray with single-precision form `ray` (see `setup`), batch
+        /// index `index`.
         @inline(__always)
-        init?(
-            origin o: SIMD3<Double>, direction d: SIMD3<Double>, tmin: Double, tmax: Double, stack: Range<Int>,
-            traversal: TriangleBVH.Traversal
+        init(
+            origin o: SIMD3<Double>, direction d: SIMD3<Double>, tmin: Double, tmax: Double,
+            ray: TriangleBVH.Traversal.RaySetup, stack: Range<Int>, index: Int = -1
         ) {
-            guard let ray = traversal.setup(origin: o, direction: d, tmin: tmin, tmax: tmax) else { return nil }
             typealias Offset = WideNode.Offset
             origin = o
             direction = d
@@ -61,6 +61,7 @@ extension TriangleBVH.Traversal {
             top = stack.lowerBound
             best = TriangleBVH.Traversal.Best(far: tmax)
             upperBound = ray.tmax
+            self.ray = index
         }
 
         /// Tests the current node or leaf and moves on to the next; `false` when nothing is left
@@ -194,11 +195,10 @@ extension TriangleBVH.Traversal {
                 (hits + i).initialize(to: .miss)
                 continue
             }
-            if var started = Walk(
-                origin: ray.origin, direction: ray.direction, tmin: ray.tmin, tmax: ray.tmax, stack: part, traversal: self)
-            {
-                started.ray = i
-                walk.initialize(to: started)
+            if let setup = setup(origin: ray.origin, direction: ray.direction, tmin: ray.tmin, tmax: ray.tmax) {
+                walk.initialize(
+                    to: Walk(
+                        origin: ray.origin, direction: ray.direction, tmin: ray.tmin, tmax: ray.tmax, ray: setup, stack: part, index: i))
                 return true
             }
             (hits + i).initialize(to: everyTriangle(origin: ray.origin, direction: ray.direction, tmin: ray.tmin, tmax: ray.tmax))

@@ -156,9 +156,10 @@ extension TriangleBVH {
         func firstHit(origin o: SIMD3<Double>, direction d: SIMD3<Double>, tmin: Double, tmax: Double) -> TriangleHit {
             guard let nodes else { return .miss }
             guard !(tmin > tmax) else { return .miss }
-            guard var walk = Walk(origin: o, direction: d, tmin: tmin, tmax: tmax, stack: 0..<stack.count, traversal: self) else {
+            guard let ray = setup(origin: o, direction: d, tmin: tmin, tmax: tmax) else {
                 return everyTriangle(origin: o, direction: d, tmin: tmin, tmax: tmax)
             }
+            var walk = Walk(origin: o, direction: d, tmin: tmin, tmax: tmax, ray: ray, stack: 0..<stack.count)
             while walk.step(nodes: nodes, traversal: self) {}
             return walk.best.hit
         }
