@@ -284,7 +284,7 @@ private func maxVertexDifference(_ a: MeshTransform, _ b: MeshTransform) -> Doub
     /// The tensor solver's own sweeps over LAPACK's `dgttrf` factors give what LAPACKE_dgtsv
     /// gives when called directly on the same grid: along every row (column-major, one right-hand
     /// side per grid row of every plane), then along every column (row-major, per plane).
-    @Test(arguments: [(1, 1), (1, 6), (7, 12), (40, 3)])
+    @Test(arguments: [(1, 1), (1, 6), (7, 12), (40, 3), (5, 70)])
     func tensorSweepsMatchLAPACKDgtsv(rows: Int, columns: Int) throws {
         let mesh = try MeshTransform.identity(rows: rows, columns: columns)
         let grid = try #require(RegularGrid(vertexCount: mesh.vertices.count, faces: mesh.faces))
@@ -310,6 +310,23 @@ private func maxVertexDifference(_ a: MeshTransform, _ b: MeshTransform) -> Doub
         // A copy of its own (an array assigned shares storage until written).
         let rightHandSides = planes.values.map { $0 }
         let outOfPlace = try TensorGridSolver(grid: grid).solved(planes, minimumReciprocalCondition: 1e-12)
+        #expect(planes.values == rightHandSides)
+        // Into a previous solution's memory (stale values), into planes that share the right-hand
+        // sides' storage, and into planes of the wrong size: the same values, B untouched.
+        let solver = TensorGridSolver(grid: grid)
+        var previous = FitPlanes(count: planes.count, values: rightHandSides.map { _ in .nan })
+        var shared = FitPlanes(count: planes.count, values: planes.values)
+        var wrongSize = FitPlanes(count: 1, values: [1, 2, 3, 4, 5])
+        for var target in [previous, shared, wrongSize] {
+            let rcondInto = try solver.solve(planes, into: &target, minimumReciprocalCondition: 1e-12)
+            #expect(target.values == outOfPlace.planes.values && target.count == planes.count)
+            #expect(rcondInto == outOfPlace.reciprocalCondition)
+        }
+        _ = try solver.solve(planes, into: &previous, minimumReciprocalCondition: 1e-12)
+        _ = try solver.solve(planes, into: &shared, minimumReciprocalCondition: 1e-12)
+        _ = try solver.solve(planes, into: &wrongSize, minimumReciprocalCondition: 1e-12)
+        #expect(previous.values == outOfPlace.planes.values && shared.values == outOfPlace.planes.values)
+        #expect(wrongSize.values == outOfPlace.planes.values)
         #expect(planes.values == rightHandSides)
         let rcond = try TensorGridSolver(grid: grid).solve(&planes, minimumReciprocalCondition: 1e-12)
         let worst = zip(planes.values, reference).reduce(0.0) { max($0, abs($1.0 - $1.1)) }

@@ -22,4 +22,22 @@ package struct TensorSolveBenchmark: Sendable {
     package func run() throws -> Double {
         try solver.solved(planes, minimumReciprocalCondition: 1e-12).reciprocalCondition
     }
+
+    /// One solve of all five coordinates into the planes of the previous one (`solution`, any
+    /// planes at first), as a fit repeated every frame would; returns the reciprocal condition
+    /// estimate.
+    @discardableResult
+    package func run(into solution: inout Solution) throws -> Double {
+        try solver.solve(planes, into: &solution.planes, minimumReciprocalCondition: 1e-12)
+    }
+
+    /// The planes a solve is written into by ``run(into:)``.
+    package struct Solution: Sendable {
+        var planes: FitPlanes
+    }
+
+    /// Planes to solve into with ``run(into:)``: a copy of the right-hand sides, already in memory.
+    package func solution() -> Solution {
+        Solution(planes: FitPlanes(count: planes.count, values: planes.values.map { $0 }))
+    }
 }
