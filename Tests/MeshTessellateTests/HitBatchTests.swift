@@ -369,6 +369,8 @@ import Testing
         let mesh = Self.soup(count: 200, seed: 9)
         let tester = try HitTester(mesh: mesh, geometry: Self.geometry)
         let unusual = Self.unusualRays(through: mesh.positions[7])
+        // At least `TriangleBVH.coherentBatchMinimum` (8,192) rays, or the batch would be
+        // answered one query at a time.
         var rays = Self.rays(count: 8_195, through: mesh.positions, seed: 13)
         for (k, ray) in unusual.enumerated() { rays[(k * 71) % rays.count] = ray }
         let batch = tester.firstHits(rays)

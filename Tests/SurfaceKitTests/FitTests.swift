@@ -311,22 +311,21 @@ private func maxVertexDifference(_ a: MeshTransform, _ b: MeshTransform) -> Doub
         let rightHandSides = planes.values.map { $0 }
         let outOfPlace = try TensorGridSolver(grid: grid).solved(planes, minimumReciprocalCondition: 1e-12)
         #expect(planes.values == rightHandSides)
-        // Into a previous solution's memory (stale values), into planes that share the right-hand
-        // sides' storage, and into planes of the wrong size: the same values, B untouched.
+        // Into a previous solution's memory (stale values; the same memory is written, not a copy),
+        // into planes that share the right-hand sides' storage, and into planes of the wrong
+        // size: the same values, B untouched.
         let solver = TensorGridSolver(grid: grid)
         var previous = FitPlanes(count: planes.count, values: rightHandSides.map { _ in .nan })
+        let before = previous.values.withUnsafeBufferPointer { $0.baseAddress }
+        let rcondInto = try solver.solve(planes, into: &previous, minimumReciprocalCondition: 1e-12)
+        #expect(previous.values.withUnsafeBufferPointer { $0.baseAddress } == before)
+        #expect(previous.values == outOfPlace.planes.values && rcondInto == outOfPlace.reciprocalCondition)
         var shared = FitPlanes(count: planes.count, values: planes.values)
-        var wrongSize = FitPlanes(count: 1, values: [1, 2, 3, 4, 5])
-        for var target in [previous, shared, wrongSize] {
-            let rcondInto = try solver.solve(planes, into: &target, minimumReciprocalCondition: 1e-12)
-            #expect(target.values == outOfPlace.planes.values && target.count == planes.count)
-            #expect(rcondInto == outOfPlace.reciprocalCondition)
-        }
-        _ = try solver.solve(planes, into: &previous, minimumReciprocalCondition: 1e-12)
         _ = try solver.solve(planes, into: &shared, minimumReciprocalCondition: 1e-12)
+        #expect(shared.values == outOfPlace.planes.values)
+        var wrongSize = FitPlanes(count: 1, values: [1, 2, 3, 4, 5])
         _ = try solver.solve(planes, into: &wrongSize, minimumReciprocalCondition: 1e-12)
-        #expect(previous.values == outOfPlace.planes.values && shared.values == outOfPlace.planes.values)
-        #expect(wrongSize.values == outOfPlace.planes.values)
+        #expect(wrongSize.values == outOfPlace.planes.values && wrongSize.count == planes.count)
         #expect(planes.values == rightHandSides)
         let rcond = try TensorGridSolver(grid: grid).solve(&planes, minimumReciprocalCondition: 1e-12)
         let worst = zip(planes.values, reference).reduce(0.0) { max($0, abs($1.0 - $1.1)) }

@@ -5,12 +5,14 @@ extension TriangleBVH.Traversal {
     /// One ray's walk through the hierarchy, a node or a leaf at a time (``step(nodes:traversal:)``),
     /// with its own part of the traversal's stack. A walk is a chain of dependent loads and
     /// comparisons, each node's address coming out of the one before; ``firstHits(_:into:)``
-    /// keeps two walks going at once so the processor overlaps their waits. Both it and
+    /// keeps ``TriangleBVH/walksAtOnce`` walks going at once so the processor overlaps their
+    /// waits. Both it and
     /// ``firstHit(origin:direction:tmin:tmax:)`` take the same steps, so they give the same answers.
     struct Walk {
         let origin: SIMD3<Double>
         let direction: SIMD3<Double>
         let tmin: Double
+        let tmax: Double
         // The ray's single-precision form (see `setup`), each value in all four lanes.
         let nx: SIMD4<Float>, ny: SIMD4<Float>, nz: SIMD4<Float>
         let fx: SIMD4<Float>, fy: SIMD4<Float>, fz: SIMD4<Float>
@@ -31,6 +33,9 @@ extension TriangleBVH.Traversal {
         var upperBound: Float
         /// The ray's index in a batch, or −1 for no ray (see ``firstHits(_:into:)``).
         var ray: Int
+        /// Whether a child had to be left out for want of stack (never with the trees the builds
+        /// make; see `TriangleBVH.stackCapacity`).
+        var overflowed = false
 
         /// The walk from the root of the ray with single-precision form `ray` (see `setup`), batch
         /// index `index`.
@@ -43,6 +48,7 @@ extension TriangleBVH.Traversal {
             origin = o
             direction = d
             self.tmin = tmin
+            self.tmax = tmax
             (nearX, farX) = ray.inverse.x < 0 ? (Offset.maxX, Offset.minX) : (Offset.minX, Offset.maxX)
             (nearY, farY) = ray.inverse.y < 0 ? (Offset.maxY, Offset.minY) : (Offset.minY, Offset.maxY)
             (nearZ, farZ) = ray.inverse.z < 0 ? (Offset.maxZ, Offset.minZ) : (Offset.minZ, Offset.maxZ)
@@ -62,6 +68,13 @@ extension TriangleBVH.Traversal {
             best = TriangleBVH.Traversal.Best(far: tmax)
             upperBound = ray.tmax
             self.ray = index
+        }
+
+        /// The answer once ``step(nodes:traversal:)`` has returned `false`: the nearest hit, or, if
+        /// the walk had to leave a child out, the nearest over every triangle.
+        func answer(traversal: TriangleBVH.Traversal) -> TriangleHit {
+            overflowed
+                ? traversal.everyTriangle(origin: origin, direction: direction, tmin: tmin, tmax: tmax) : best.hit
         }
 
         /// Tests the current node or leaf and moves on to the next; `false` when nothing is left
@@ -117,6 +130,9 @@ extension TriangleBVH.Traversal {
                             }
                             stack[k] = entry
                             top += 1
+                        } else {
+                            // A child left out: this walk's answer cannot be trusted (see `answer`).
+                            overflowed = true
                         }
                         if bits == 0 { break }
                         lane = Int(bits.trailingZeroBitCount)
@@ -144,20 +160,20 @@ extension TriangleBVH.Traversal {
     }
 
     /// The first hit of each of `rays`, into `hits[0..<rays.count]`: each the answer
-    /// ``firstHit(origin:direction:tmin:tmax:)`` gives, found two walks at a time, a step of
-    /// one and then a step of the other.
+    /// ``firstHit(origin:direction:tmin:tmax:)`` gives, found ``TriangleBVH/walksAtOnce`` walks
+    /// at a time, a step of each in turn.
     func firstHits(_ rays: UnsafeBufferPointer<Ray>, into hits: UnsafeMutablePointer<TriangleHit>) {
         guard let nodes else {
             for i in rays.indices { (hits + i).initialize(to: .miss) }
             return
         }
         let lanes = TriangleBVH.walksAtOnce
-        let half = stack.count / lanes
+        let part = TriangleBVH.stackPart
         withUnsafeTemporaryAllocation(of: Walk.self, capacity: lanes) { walks in
             guard let walks = walks.baseAddress else { return }
             var next = 0
             var running = 0
-            for lane in 0..<lanes where start(walks + lane, stack: lane * half..<(lane + 1) * half, rays, &next, hits) {
+            for lane in 0..<lanes where start(walks + lane, stack: lane * part..<(lane + 1) * part, rays, &next, hits) {
                 running += 1
             }
             // Lanes are started in order; the ones left over hold no ray.
@@ -170,8 +186,8 @@ extension TriangleBVH.Traversal {
             while running > 0 {
                 let walk = walks + lane
                 if walk.pointee.ray >= 0, !walk.pointee.step(nodes: nodes, traversal: self) {
-                    (hits + walk.pointee.ray).initialize(to: walk.pointee.best.hit)
-                    if !start(walk, stack: lane * half..<(lane + 1) * half, rays, &next, hits) {
+                    (hits + walk.pointee.ray).initialize(to: walk.pointee.answer(traversal: self))
+                    if !start(walk, stack: lane * part..<(lane + 1) * part, rays, &next, hits) {
                         walk.pointee.ray = -1
                         running -= 1
                     }

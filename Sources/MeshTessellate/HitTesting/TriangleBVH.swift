@@ -22,10 +22,15 @@ struct TriangleBVH: Sendable {
     /// The largest magnitude of the root box's bounds on each axis, for the walk's error bounds.
     let reach: SIMD3<Double>
 
-    /// Room for the pending children of two walks (`Traversal.firstHits` runs two at once, each
-    /// in its half): a walk has at most three a level, and a median build over up to 2³¹
-    /// triangles is at most 32 binary, 16 wide levels deep, so 48.
-    static let stackCapacity = 64 * walksAtOnce
+    /// Room for the pending children of ``walksAtOnce`` walks (`Traversal.firstHits` runs that
+    /// many at once, each in its own part of 64 entries; a single query uses one part too). A
+    /// walk holds at most three entries a wide level above its node plus the four of the deepest
+    /// one: 49 for the 16 wide levels of a median build over 2³¹ triangles, about 50 for the grid
+    /// build, whose tree over faces and halving inside them is a few binary levels deeper. A walk
+    /// that still finds its part full is answered by testing every triangle (see `Walk`), so the
+    /// bound decides only the speed, never an answer.
+    static let stackCapacity = stackPart * walksAtOnce
+    static let stackPart = 64
     static let walksAtOnce = 4
 
     init(
@@ -159,9 +164,9 @@ extension TriangleBVH {
             guard let ray = setup(origin: o, direction: d, tmin: tmin, tmax: tmax) else {
                 return everyTriangle(origin: o, direction: d, tmin: tmin, tmax: tmax)
             }
-            var walk = Walk(origin: o, direction: d, tmin: tmin, tmax: tmax, ray: ray, stack: 0..<stack.count)
+            var walk = Walk(origin: o, direction: d, tmin: tmin, tmax: tmax, ray: ray, stack: 0..<TriangleBVH.stackPart)
             while walk.step(nodes: nodes, traversal: self) {}
-            return walk.best.hit
+            return walk.overflowed ? everyTriangle(origin: o, direction: d, tmin: tmin, tmax: tmax) : walk.best.hit
         }
 
         /// The nearest hit so far.

@@ -74,6 +74,11 @@ struct TensorGridSolver: Sendable {
     func solved(_ rightHandSides: FitPlanes, minimumReciprocalCondition: Double) throws -> (planes: FitPlanes, reciprocalCondition: Double)
     {
         let (along, across, rcond) = try factors(minimumReciprocalCondition: minimumReciprocalCondition)
+        return (fresh(rightHandSides, along: along, across: across), rcond)
+    }
+
+    /// The solution for `rightHandSides` in new planes advised as huge pages.
+    private func fresh(_ rightHandSides: FitPlanes, along: TridiagonalLU, across: TridiagonalLU) -> FitPlanes {
         let values = [Double](unsafeUninitializedCapacity: rightHandSides.values.count) { out, initialized in
             adviseHugePages(UnsafeMutableRawBufferPointer(out))
             rightHandSides.values.withUnsafeBufferPointer { source in
@@ -83,7 +88,7 @@ struct TensorGridSolver: Sendable {
             }
             initialized = rightHandSides.values.count
         }
-        return (FitPlanes(count: rightHandSides.count, values: values), rcond)
+        return FitPlanes(count: rightHandSides.count, values: values)
     }
 
     /// Solves S Q = B for the planes `rightHandSides` into the memory of `solution`, a previous
@@ -95,8 +100,7 @@ struct TensorGridSolver: Sendable {
     func solve(_ rightHandSides: FitPlanes, into solution: inout FitPlanes, minimumReciprocalCondition: Double) throws -> Double {
         let (along, across, rcond) = try factors(minimumReciprocalCondition: minimumReciprocalCondition)
         guard solution.count == rightHandSides.count, solution.values.count == rightHandSides.values.count else {
-            solution = FitPlanes(count: rightHandSides.count, values: rightHandSides.values)
-            _ = try solve(&solution, minimumReciprocalCondition: minimumReciprocalCondition)
+            solution = fresh(rightHandSides, along: along, across: across)
             return rcond
         }
         rightHandSides.values.withUnsafeBufferPointer { source in
