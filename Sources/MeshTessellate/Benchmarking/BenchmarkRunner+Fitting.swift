@@ -12,30 +12,22 @@ extension BenchmarkRunner {
             let mesh = try BenchmarkInputs.rippleGrid(faces: faces)
             guard let solve = TensorSolveBenchmark(mesh: mesh) else { continue }
             let unknowns = 3 * solve.unknownsPerCoordinate
-            if wants("n\(faces + 1)") {
-                progress("w4 n\(faces + 1)")
-                let seconds = try median(runs: faces > 100 ? 5 : 21) { try solve.run() }
+            func measure(_ variant: String, runs: Int, _ body: () throws -> Void) throws {
+                guard wants(variant) else { return }
+                progress("w4 \(variant)")
+                let seconds = try median(runs: runs, body)
                 figures.append(
                     BenchmarkFigure.measured(
-                        workload: .w4, variant: "n\(faces + 1)", threads: threads, size: unknowns, seconds: seconds, unit: "unknowns"))
+                        workload: .w4, variant: variant, threads: threads, size: unknowns, seconds: seconds, unit: "unknowns"))
             }
+            let runs = faces > 100 ? 5 : 21
+            try measure("n\(faces + 1)", runs: runs) { try solve.run() }
             if wants("n\(faces + 1)-frames") {
                 // Into the previous solve's planes, as a fit redone every frame would be.
-                progress("w4 n\(faces + 1)-frames")
                 var solution = solve.solution()
-                let seconds = try median(runs: faces > 100 ? 5 : 21) { try solve.run(into: &solution) }
-                figures.append(
-                    BenchmarkFigure.measured(
-                        workload: .w4, variant: "n\(faces + 1)-frames", threads: threads, size: unknowns, seconds: seconds,
-                        unit: "unknowns"))
+                try measure("n\(faces + 1)-frames", runs: runs) { try solve.run(into: &solution) }
             }
-            if faces == 1000, wants("fit1001") {
-                progress("w4 fit1001")
-                let seconds = try median(runs: 3) { _ = try SurfaceFit().fit(mesh) }
-                figures.append(
-                    BenchmarkFigure.measured(
-                        workload: .w4, variant: "fit1001", threads: threads, size: unknowns, seconds: seconds, unit: "unknowns"))
-            }
+            if faces == 1000 { try measure("fit1001", runs: 3) { _ = try SurfaceFit().fit(mesh) } }
         }
         return figures
     }

@@ -207,17 +207,15 @@ extension TriangleBVH.Traversal {
             let i = next
             next += 1
             let ray = rays[i]
-            if ray.tmin > ray.tmax {
-                (hits + i).initialize(to: .miss)
-                continue
-            }
-            if let setup = setup(origin: ray.origin, direction: ray.direction, tmin: ray.tmin, tmax: ray.tmax) {
+            switch prepare(origin: ray.origin, direction: ray.direction, tmin: ray.tmin, tmax: ray.tmax) {
+            case .answered(let hit):
+                (hits + i).initialize(to: hit)
+            case .walk(let setup):
                 walk.initialize(
                     to: Walk(
                         origin: ray.origin, direction: ray.direction, tmin: ray.tmin, tmax: ray.tmax, ray: setup, stack: part, index: i))
                 return true
             }
-            (hits + i).initialize(to: everyTriangle(origin: ray.origin, direction: ray.direction, tmin: ray.tmin, tmax: ray.tmax))
         }
         return false
     }

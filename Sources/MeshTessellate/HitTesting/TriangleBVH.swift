@@ -160,13 +160,31 @@ extension TriangleBVH {
         @inline(__always)
         func firstHit(origin o: SIMD3<Double>, direction d: SIMD3<Double>, tmin: Double, tmax: Double) -> TriangleHit {
             guard let nodes else { return .miss }
-            guard !(tmin > tmax) else { return .miss }
-            guard let ray = setup(origin: o, direction: d, tmin: tmin, tmax: tmax) else {
-                return everyTriangle(origin: o, direction: d, tmin: tmin, tmax: tmax)
+            switch prepare(origin: o, direction: d, tmin: tmin, tmax: tmax) {
+            case .answered(let hit):
+                return hit
+            case .walk(let ray):
+                var walk = Walk(origin: o, direction: d, tmin: tmin, tmax: tmax, ray: ray, stack: 0..<TriangleBVH.stackPart)
+                while walk.step(nodes: nodes, traversal: self) {}
+                return walk.answer(traversal: self)
             }
-            var walk = Walk(origin: o, direction: d, tmin: tmin, tmax: tmax, ray: ray, stack: 0..<TriangleBVH.stackPart)
-            while walk.step(nodes: nodes, traversal: self) {}
-            return walk.overflowed ? everyTriangle(origin: o, direction: d, tmin: tmin, tmax: tmax) : walk.best.hit
+        }
+
+        /// What a ray needs before its walk: its single-precision form, or, for a ray that needs
+        /// no walk, its answer (a miss for an empty interval, the nearest over every triangle for
+        /// a ray the box tests cannot take).
+        enum Preparation {
+            case walk(RaySetup)
+            case answered(TriangleHit)
+        }
+
+        @inline(__always)
+        func prepare(origin o: SIMD3<Double>, direction d: SIMD3<Double>, tmin: Double, tmax: Double) -> Preparation {
+            guard !(tmin > tmax) else { return .answered(.miss) }
+            guard let ray = setup(origin: o, direction: d, tmin: tmin, tmax: tmax) else {
+                return .answered(everyTriangle(origin: o, direction: d, tmin: tmin, tmax: tmax))
+            }
+            return .walk(ray)
         }
 
         /// The nearest hit so far.
