@@ -202,6 +202,10 @@ enum DepthRankedOrder {
                             let di = pairData[si], dj = pairData[sj]
                             if dj.zmin >= di.zmax { continue }
                             let ci = di.corners, cj = dj.corners
+                            // Neighbours across an edge with the same area sign that run it opposite
+                            // ways lie on its two sides: apart, by indices and signs alone, as R
+                            // takes them (a third of the pairs tested on W3: no corners read).
+                            if ci.w == cj.w, runOppositeAlongAnEdge(ci, cj) { continue }
                             let signs = (Double(ci.w), Double(cj.w))
                             switch ScreenPairs.relation(SIMD3(ci.x, ci.y, ci.z), SIMD3(cj.x, cj.y, cj.z), s, signs: signs) {
                             case .apart: continue
@@ -361,6 +365,17 @@ enum DepthRankedOrder {
             }
         }
         return true
+    }
+
+    /// Whether the triangles with corners `i` and `j` (their first three lanes) share an edge that
+    /// `i` runs from u to w and `j` from w to u.
+    @inline(__always)
+    static func runOppositeAlongAnEdge(_ i: SIMD4<Int32>, _ j: SIMD4<Int32>) -> Bool {
+        let a = SIMD3(i.x, i.y, i.z), aNext = SIMD3(i.y, i.z, i.x)
+        let b0 = SIMD3(j.x, j.y, j.z), b1 = SIMD3(j.y, j.z, j.x), b2 = SIMD3(j.z, j.x, j.y)
+        // i's edge a_u → a_(u+1) against j's edge b_(u+r+1) → b_(u+r), for the three rotations r.
+        let matched = (a .== b1 .& aNext .== b0) .| (a .== b2 .& aNext .== b1) .| (a .== b0 .& aNext .== b2)
+        return any(matched)
     }
 
     /// What the pair test needs of a candidate, in one place (a pair's two reads, instead of

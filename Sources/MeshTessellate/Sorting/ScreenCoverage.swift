@@ -80,6 +80,8 @@ enum ScreenCoverage {
         // A bit per cell, rows rounded up to whole bytes, 8 bytes of slack for unaligned reads.
         let rowBytes = (nx + 7) / 8
         let attentionAt = layout.reserve(UInt8.self, count: rowBytes * ny + 8)
+        // A bit per vertex: the ends of R's segments.
+        let residualVerticesAt = layout.reserve(UInt8.self, count: (vertexCount + 7) / 8)
         let scratch = SortScratch(bytes: layout.bytes, zeroed: true)
         defer { withExtendedLifetime(scratch) {} }
 
@@ -124,6 +126,12 @@ enum ScreenCoverage {
             }
         }
         let attentionBits = UnsafeRawPointer(scratch.base + attentionAt)
+        let residualBits = scratch.buffer(of: UInt8.self, count: (vertexCount + 7) / 8, at: residualVerticesAt)
+        for s in residual {
+            residualBits[Int(s.a) >> 3] |= 1 << UInt8(s.a & 7)
+            residualBits[Int(s.b) >> 3] |= 1 << UInt8(s.b & 7)
+        }
+        let residualVertices = UnsafeBufferPointer(residualBits)
 
         // R's segments with their end points and first column, for the tests below (in cache).
         let segments = residual.map { s in
@@ -154,12 +162,15 @@ enum ScreenCoverage {
             bins.members.withUnsafeBufferPointer { members in
                 bins.columns.withUnsafeBufferPointer { memberColumns in
                     segments.withUnsafeBufferPointer { segments in
-                        /// Whether triangle t (counterclockwise corners c) may overlap another.
-                        /// `budget` counts the rows and entries looked at; once spent, every
-                        /// triangle is kept (a true answer is always safe), so a few huge
-                        /// triangles or crowded rows cannot make this pass quadratic.
-                        func candidate(_ t: Int, _ c: SIMD3<Int32>, _ budget: inout Int) -> Bool {
-                            guard budget > 0 else { return true }
+                        /// How often the triangle with counterclockwise corners c is covered, when R
+                        /// does not touch it (it may overlap another unless that is once); nil when R
+                        /// touches it or the budget is spent (it is kept). `budget` counts the rows
+                        /// and entries looked at; once spent, every triangle is kept (keeping one
+                        /// is always safe), so a few huge triangles or crowded rows cannot make this
+                        /// pass quadratic. `previous`: the triangle listed just before, when its
+                        /// count is known.
+                        func coverCount(_ c: SIMD3<Int32>, _ budget: inout Int, previous: (corners: SIMD3<Int32>, count: Int32)?) -> Int32? {
+                            guard budget > 0 else { return nil }
                             // The cells of its box, from its corners' cells (the cell functions are
                             // monotone, so these are the cells of the box's sides).
                             let k0 = cells[Int(c.x)], k1 = cells[Int(c.y)], k2 = cells[Int(c.z)]
@@ -174,7 +185,7 @@ enum ScreenCoverage {
                                     let word = attentionBits.loadUnaligned(fromByteOffset: y * rowBytes + x0 >> 3, as: UInt64.self)
                                     marked |= UInt64(littleEndian: word) >> UInt64(x0 & 7)
                                 }
-                                if marked & mask == 0 { return false }
+                                if marked & mask == 0 { return 1 }
                             }
                             var clear = true
                             for y in y0...y1 where start[y * nx + x0] != start[y * nx + x1 + 1] {
@@ -182,18 +193,33 @@ enum ScreenCoverage {
                                 break
                             }
                             // Cells R does not meet (inside R's bounds, which hold every covered point).
-                            if clear { return winding[y0 * nx + x0] != 1 }
+                            if clear { return winding[y0 * nx + x0] }
                             let a = screen[Int(c.x)], b = screen[Int(c.y)], d = screen[Int(c.z)]
                             let mnx = min(a.x, b.x, d.x), mxx = max(a.x, b.x, d.x)
                             let mny = min(a.y, b.y, d.y), mxy = max(a.y, b.y, d.y)
                             // Outside R's bounds (only by rounding: R encloses everything covered).
-                            guard mnx >= low.x, mxx <= high.x, mny >= low.y, mxy <= high.y else { return true }
+                            guard mnx >= low.x, mxx <= high.x, mny >= low.y, mxy <= high.y else { return nil }
                             for y in y0...y1 {
                                 budget -= Int(start[y * nx + x1 + 1] - start[y * nx + x0])
                                 for m in Int(start[y * nx + x0])..<Int(start[y * nx + x1 + 1]) {
-                                    if touches(segments[Int(members[m])], c, a, b, d, touch) { return true }
+                                    let s = segments[Int(members[m])]
+                                    // Apart from the box (exact comparisons): most segments listed
+                                    // in the box's cells, for four comparisons instead of the test.
+                                    if min(s.p.x, s.q.x) > mxx || max(s.p.x, s.q.x) < mnx || min(s.p.y, s.q.y) > mxy
+                                        || max(s.p.y, s.q.y) < mny
+                                    {
+                                        continue
+                                    }
+                                    if touches(s, c, a, b, d, touch) { return nil }
                                 }
                             }
+                            // Untouched, and so is the triangle before it, across an edge they share
+                            // that is not in R (one end is no vertex of R): the same count. Near a
+                            // point inside that edge there is no R (a segment there would touch both
+                            // triangles), so the count is one number on both sides of it. On a
+                            // tessellation most triangles that get this far follow their quad's
+                            // other triangle or the neighbouring quad.
+                            if let previous, sharesEdgeOffR(c, previous.corners) { return previous.count }
                             // Untouched: covered as often as at its centroid, whose winding number is
                             // read along its row. The budget is charged the shorter side of the row,
                             // as the full walk below reads. Usually it is enough to walk right over
@@ -229,7 +255,7 @@ enum ScreenCoverage {
                             }
                             if settled {
                                 if Int(reached) + 1 < nx { count += winding[row * nx + Int(reached) + 1] }
-                                return count != 1
+                                return count
                             }
                             // The whole shorter side: every crossing right of the centroid, or every
                             // one left of it (R is a cycle, so the two counts agree), each segment
@@ -248,7 +274,21 @@ enum ScreenCoverage {
                                     count += crossing(s, centre, toward: -1)
                                 }
                             }
-                            return count != 1
+                            return count
+                        }
+                        /// Whether triangles c and e share an edge (or all three corners) with an end
+                        /// that is no vertex of R, so that the edge is not in R.
+                        @inline(__always)
+                        func sharesEdgeOffR(_ c: SIMD3<Int32>, _ e: SIMD3<Int32>) -> Bool {
+                            let shared = c .== e.x .| c .== e.y .| c .== e.z
+                            var offR = false
+                            var count = 0
+                            for k in 0..<3 where shared[k] {
+                                count += 1
+                                let v = Int(c[k])
+                                if residualVertices[v >> 3] & (1 << UInt8(v & 7)) == 0 { offR = true }
+                            }
+                            return count == 3 || (count == 2 && offR)
                         }
                         // On all cores, each chunk writing its own triangles' flags.
                         guard let base = flags.baseAddress else { return }
@@ -263,10 +303,18 @@ enum ScreenCoverage {
                             {
                                 let range = first..<Swift.min(n, first + block)
                                 var budget = 64 * range.count + 65_536
+                                var previous: (corners: SIMD3<Int32>, count: Int32)?
                                 for t in range {
                                     let v = triangles[t]
-                                    out.base[t] =
-                                        signs[t] != 0 && candidate(t, signs[t] > 0 ? v : SIMD3(v.x, v.z, v.y), &budget) ? 1 : 0
+                                    guard signs[t] != 0 else {
+                                        out.base[t] = 0
+                                        previous = nil
+                                        continue
+                                    }
+                                    let c = signs[t] > 0 ? v : SIMD3(v.x, v.z, v.y)
+                                    let count = coverCount(c, &budget, previous: previous)
+                                    out.base[t] = count == 1 ? 0 : 1
+                                    previous = count.map { (c, $0) }
                                 }
                             }
                         }
