@@ -169,7 +169,8 @@ enum ScreenCoverage {
                         /// is always safe), so a few huge triangles or crowded rows cannot make this
                         /// pass quadratic. `previous`: the triangle listed just before, when its
                         /// count is known.
-                        func coverCount(_ c: SIMD3<Int32>, _ budget: inout Int, previous: (corners: SIMD3<Int32>, count: Int32)?) -> Int32? {
+                        func coverCount(_ c: SIMD3<Int32>, _ budget: inout Int, previous: (corners: SIMD3<Int32>, count: Int32)?) -> Int32?
+                        {
                             guard budget > 0 else { return nil }
                             // The cells of its box, from its corners' cells (the cell functions are
                             // monotone, so these are the cells of the box's sides).
