@@ -180,32 +180,45 @@ enum DepthRankedOrder {
                     guard let pairBase = pairData.baseAddress, let screenBase = s.baseAddress else { return false }
                     var batchCount = 0
                     /// Tests the batch's pairs in order; false when the general path must decide.
+                    /// First the filters on the pair data alone (depth ranges, neighbours across an
+                    /// edge), keeping the pairs that pass in order; then the exact test of those.
+                    /// Two passes, so each can ask for its scattered reads far enough ahead: most
+                    /// pairs stop at the filters, and one pass then waited on the pair data read
+                    /// a few pairs ahead to ask for the corners.
                     func drain() -> Bool {
                         defer { batchCount = 0 }
+                        var kept = 0
                         for k in 0..<batchCount {
-                            if k + 8 < batchCount {
-                                shims_prefetch(pairBase + Int(batch[k + 8].x))
-                                shims_prefetch(pairBase + Int(batch[k + 8].y))
+                            if k + 16 < batchCount {
+                                shims_prefetch(pairBase + Int(batch[k + 16].x))
+                                shims_prefetch(pairBase + Int(batch[k + 16].y))
                             }
-                            if k + 4 < batchCount {
-                                let ahead = pairData[Int(batch[k + 4].y)].corners
-                                shims_prefetch(screenBase + Int(ahead.x))
-                                shims_prefetch(screenBase + Int(ahead.y))
-                                shims_prefetch(screenBase + Int(ahead.z))
-                            }
-                            let si = Int(batch[k].x), sj = Int(batch[k].y)
                             // p ranks below q. When no corner of p is above any corner of q
                             // (exact corner depths; depth is linear over each triangle), p is
                             // behind q or level wherever they overlap, so the rank order is
                             // right for them: typically neighbours at a corner on a slope,
                             // whose shared corner is p's highest and q's lowest.
-                            let di = pairData[si], dj = pairData[sj]
+                            let di = pairData[Int(batch[k].x)], dj = pairData[Int(batch[k].y)]
                             if dj.zmin >= di.zmax { continue }
-                            let ci = di.corners, cj = dj.corners
                             // Neighbours across an edge with the same area sign that run it opposite
                             // ways lie on its two sides: apart, by indices and signs alone, as R
                             // takes them (a third of the pairs tested on W3: no corners read).
-                            if ci.w == cj.w, runOppositeAlongAnEdge(ci, cj) { continue }
+                            if di.corners.w == dj.corners.w, runOppositeAlongAnEdge(di.corners, dj.corners) { continue }
+                            batch[kept] = batch[k]
+                            kept += 1
+                        }
+                        for k in 0..<kept {
+                            if k + 8 < kept {
+                                let ahead = pairData[Int(batch[k + 8].x)].corners, other = pairData[Int(batch[k + 8].y)].corners
+                                shims_prefetch(screenBase + Int(ahead.x))
+                                shims_prefetch(screenBase + Int(ahead.y))
+                                shims_prefetch(screenBase + Int(ahead.z))
+                                shims_prefetch(screenBase + Int(other.x))
+                                shims_prefetch(screenBase + Int(other.y))
+                                shims_prefetch(screenBase + Int(other.z))
+                            }
+                            let si = Int(batch[k].x), sj = Int(batch[k].y)
+                            let ci = pairData[si].corners, cj = pairData[sj].corners
                             let signs = (Double(ci.w), Double(cj.w))
                             switch ScreenPairs.relation(SIMD3(ci.x, ci.y, ci.z), SIMD3(cj.x, cj.y, cj.z), s, signs: signs) {
                             case .apart: continue

@@ -175,19 +175,10 @@ enum ScreenCoverage {
                             // The cells of its box, from its corners' cells (the cell functions are
                             // monotone, so these are the cells of the box's sides).
                             let k0 = cells[Int(c.x)], k1 = cells[Int(c.y)], k2 = cells[Int(c.z)]
-                            let x0 = Int(min(k0.x, k1.x, k2.x)), x1 = Int(max(k0.x, k1.x, k2.x))
-                            let y0 = Int(min(k0.y, k1.y, k2.y)), y1 = Int(max(k0.y, k1.y, k2.y))
+                            let lower = pointwiseMin(pointwiseMin(k0, k1), k2), upper = pointwiseMax(pointwiseMax(k0, k1), k2)
+                            let x0 = Int(lower.x), x1 = Int(upper.x), y0 = Int(lower.y), y1 = Int(upper.y)
                             budget -= y1 - y0 + 1
-                            // No cell of its box needs a closer look (boxes up to 56 columns wide).
-                            if x1 - x0 < 56 {
-                                let mask = (UInt64(1) << UInt64(x1 - x0 + 1)) - 1
-                                var marked: UInt64 = 0
-                                for y in y0...y1 {
-                                    let word = attentionBits.loadUnaligned(fromByteOffset: y * rowBytes + x0 >> 3, as: UInt64.self)
-                                    marked |= UInt64(littleEndian: word) >> UInt64(x0 & 7)
-                                }
-                                if marked & mask == 0 { return 1 }
-                            }
+                            if quiet(lower, upper) { return 1 }
                             var clear = true
                             for y in y0...y1 where start[y * nx + x0] != start[y * nx + x1 + 1] {
                                 clear = false
@@ -277,6 +268,23 @@ enum ScreenCoverage {
                             }
                             return count
                         }
+                        /// Whether no cell from `lower` to `upper` (column, row) needs a closer look:
+                        /// then whatever lies in them is covered once everywhere. One word a row,
+                        /// for boxes up to 56 columns wide (false for wider ones).
+                        @inline(__always)
+                        func quiet(_ lower: SIMD2<Int16>, _ upper: SIMD2<Int16>) -> Bool {
+                            let x0 = Int(lower.x), width = Int(upper.x) &- x0
+                            guard width < 56 else { return false }
+                            let mask = (UInt64(1) &<< UInt64(width &+ 1)) &- 1
+                            var marked: UInt64 = 0
+                            // Cells are in 0..<4096 a side, so the offsets cannot overflow.
+                            var offset = Int(lower.y) &* rowBytes &+ x0 >> 3
+                            for _ in Int(lower.y)...Int(upper.y) {
+                                marked |= UInt64(littleEndian: attentionBits.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                                offset &+= rowBytes
+                            }
+                            return (marked >> UInt64(x0 & 7)) & mask == 0
+                        }
                         /// Whether triangles c and e share an edge (or all three corners) with an end
                         /// that is no vertex of R, so that the edge is not in R.
                         @inline(__always)
@@ -305,18 +313,40 @@ enum ScreenCoverage {
                                 let range = first..<Swift.min(n, first + block)
                                 var budget = 64 * range.count + 65_536
                                 var previous: (corners: SIMD3<Int32>, count: Int32)?
-                                for t in range {
+                                func decide(_ t: Int) {
                                     let v = triangles[t]
                                     guard signs[t] != 0 else {
                                         out.base[t] = 0
                                         previous = nil
-                                        continue
+                                        return
                                     }
                                     let c = signs[t] > 0 ? v : SIMD3(v.x, v.z, v.y)
                                     let count = coverCount(c, &budget, previous: previous)
                                     out.base[t] = count == 1 ? 0 : 1
                                     previous = count.map { (c, $0) }
                                 }
+                                // Two triangles at a time (a tessellation's quads): when no cell of
+                                // the box around both needs a closer look, neither overlaps
+                                // anything, for one look at those cells instead of two.
+                                var t = range.lowerBound
+                                while t + 1 < range.upperBound {
+                                    let v = triangles[t], w = triangles[t + 1]
+                                    let k0 = cells[Int(v.x)], k1 = cells[Int(v.y)], k2 = cells[Int(v.z)]
+                                    let k3 = cells[Int(w.x)], k4 = cells[Int(w.y)], k5 = cells[Int(w.z)]
+                                    let lower = pointwiseMin(pointwiseMin(pointwiseMin(k0, k1), pointwiseMin(k2, k3)), pointwiseMin(k4, k5))
+                                    let upper = pointwiseMax(pointwiseMax(pointwiseMax(k0, k1), pointwiseMax(k2, k3)), pointwiseMax(k4, k5))
+                                    if budget > 0, signs[t] != 0, signs[t + 1] != 0, quiet(lower, upper) {
+                                        budget -= Int(upper.y) - Int(lower.y) + 1
+                                        out.base[t] = 0
+                                        out.base[t + 1] = 0
+                                        previous = (signs[t + 1] > 0 ? w : SIMD3(w.x, w.z, w.y), 1)
+                                    } else {
+                                        decide(t)
+                                        decide(t + 1)
+                                    }
+                                    t += 2
+                                }
+                                if t < range.upperBound { decide(t) }
                             }
                         }
                     }
