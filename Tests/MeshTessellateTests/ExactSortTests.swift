@@ -411,4 +411,23 @@ import Testing
         #expect(empty.isEmpty)
         #expect(chain.order(component: none, members: [], drawn: []) == (0..<Int32(n)).reversed())
     }
+
+    /// The check that takes neighbours across an edge as apart (in the pair test and the ranked
+    /// order's filter): true exactly when some edge u → w of the first triangle is w → u in the
+    /// second, checked here against every directed edge of both, on random corners from five
+    /// indices (so shared corners, shared edges both ways, the same triangle and repeated corners
+    /// all come up).
+    @Test func neighboursAcrossAnEdgeAreFoundByTheirRuns() {
+        var random = TessSupport.Random(seed: 23)
+        var found = 0
+        for _ in 0..<20_000 {
+            let i = SIMD3((0..<3).map { _ in Int32.random(in: 0..<5, using: &random) })
+            let j = SIMD3((0..<3).map { _ in Int32.random(in: 0..<5, using: &random) })
+            let edgesOfI = [(i.x, i.y), (i.y, i.z), (i.z, i.x)], edgesOfJ = [(j.x, j.y), (j.y, j.z), (j.z, j.x)]
+            let expected = edgesOfI.contains { e in edgesOfJ.contains { $0.0 == e.1 && $0.1 == e.0 } }
+            #expect(ScreenPairs.runOppositeAlongAnEdge(i, j) == expected, "\(i) \(j)")
+            found += expected ? 1 : 0
+        }
+        #expect(found > 1_000)
+    }
 }

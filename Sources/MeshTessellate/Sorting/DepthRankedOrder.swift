@@ -200,10 +200,9 @@ enum DepthRankedOrder {
                             // whose shared corner is p's highest and q's lowest.
                             let di = pairData[Int(batch[k].x)], dj = pairData[Int(batch[k].y)]
                             if dj.zmin >= di.zmax { continue }
-                            // Neighbours across an edge with the same area sign that run it opposite
-                            // ways lie on its two sides: apart, by indices and signs alone, as R
-                            // takes them (a third of the pairs tested on W3: no corners read).
-                            if di.corners.w == dj.corners.w, runOppositeAlongAnEdge(di.corners, dj.corners) { continue }
+                            // Neighbours on the two sides of their edge (`ScreenPairs.relation` says
+                            // apart too): a third of the pairs tested on W3, with no corner read.
+                            if di.corners.w == dj.corners.w, ScreenPairs.runOppositeAlongAnEdge(di.triangle, dj.triangle) { continue }
                             batch[kept] = batch[k]
                             kept += 1
                         }
@@ -218,9 +217,9 @@ enum DepthRankedOrder {
                                 shims_prefetch(screenBase + Int(other.z))
                             }
                             let si = Int(batch[k].x), sj = Int(batch[k].y)
-                            let ci = pairData[si].corners, cj = pairData[sj].corners
-                            let signs = (Double(ci.w), Double(cj.w))
-                            switch ScreenPairs.relation(SIMD3(ci.x, ci.y, ci.z), SIMD3(cj.x, cj.y, cj.z), s, signs: signs) {
+                            let di = pairData[si], dj = pairData[sj]
+                            let signs = (Double(di.corners.w), Double(dj.corners.w))
+                            switch ScreenPairs.relation(di.triangle, dj.triangle, s, signs: signs) {
                             case .apart: continue
                             case .level: break
                             case .secondInFront:
@@ -380,17 +379,6 @@ enum DepthRankedOrder {
         return true
     }
 
-    /// Whether the triangles with corners `i` and `j` (their first three lanes) share an edge that
-    /// `i` runs from u to w and `j` from w to u.
-    @inline(__always)
-    static func runOppositeAlongAnEdge(_ i: SIMD4<Int32>, _ j: SIMD4<Int32>) -> Bool {
-        let a = SIMD3(i.x, i.y, i.z), aNext = SIMD3(i.y, i.z, i.x)
-        let b0 = SIMD3(j.x, j.y, j.z), b1 = SIMD3(j.y, j.z, j.x), b2 = SIMD3(j.z, j.x, j.y)
-        // i's edge a_u → a_(u+1) against j's edge b_(u+r+1) → b_(u+r), for the three rotations r.
-        let matched = (a .== b1 .& aNext .== b0) .| (a .== b2 .& aNext .== b1) .| (a .== b0 .& aNext .== b2)
-        return any(matched)
-    }
-
     /// What the pair test needs of a candidate, in one place (a pair's two reads, instead of
     /// the list, sign, triangle and depth arrays each): its exact least and greatest corner depth,
     /// and its corners with the sign of its screen area (w).
@@ -398,6 +386,9 @@ enum DepthRankedOrder {
         var zmin: Double
         var zmax: Double
         var corners: SIMD4<Int32>
+
+        /// The corners alone.
+        var triangle: SIMD3<Int32> { SIMD3(corners.x, corners.y, corners.z) }
     }
 
     /// A cell's copy of a candidate's box, depth range, first cell (column, row; a grid has at most

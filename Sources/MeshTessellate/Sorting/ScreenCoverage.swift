@@ -162,23 +162,29 @@ enum ScreenCoverage {
             bins.members.withUnsafeBufferPointer { members in
                 bins.columns.withUnsafeBufferPointer { memberColumns in
                     segments.withUnsafeBufferPointer { segments in
-                        /// How often the triangle with counterclockwise corners c is covered, when R
-                        /// does not touch it (it may overlap another unless that is once); nil when R
-                        /// touches it or the budget is spent (it is kept). `budget` counts the rows
-                        /// and entries looked at; once spent, every triangle is kept (keeping one
-                        /// is always safe), so a few huge triangles or crowded rows cannot make this
-                        /// pass quadratic. `previous`: the triangle listed just before, when its
-                        /// count is known.
-                        func coverCount(_ c: SIMD3<Int32>, _ budget: inout Int, previous: (corners: SIMD3<Int32>, count: Int32)?) -> Int32?
-                        {
-                            guard budget > 0 else { return nil }
-                            // The cells of its box, from its corners' cells (the cell functions are
-                            // monotone, so these are the cells of the box's sides).
+                        /// The cells of the box of the triangle with corners c, lowest and highest
+                        /// (column, row), from its corners' cells: the cell functions are monotone,
+                        /// so these are the cells of the box's sides.
+                        @inline(__always)
+                        func cellBox(_ c: SIMD3<Int32>) -> (lower: SIMD2<Int16>, upper: SIMD2<Int16>) {
                             let k0 = cells[Int(c.x)], k1 = cells[Int(c.y)], k2 = cells[Int(c.z)]
-                            let lower = pointwiseMin(pointwiseMin(k0, k1), k2), upper = pointwiseMax(pointwiseMax(k0, k1), k2)
-                            let x0 = Int(lower.x), x1 = Int(upper.x), y0 = Int(lower.y), y1 = Int(upper.y)
+                            return (pointwiseMin(pointwiseMin(k0, k1), k2), pointwiseMax(pointwiseMax(k0, k1), k2))
+                        }
+                        /// How often the triangle with counterclockwise corners c and cells `box` is
+                        /// covered, when R does not touch it (it may overlap another unless that is
+                        /// once); nil when R touches it or the budget is spent (it is kept). `budget`
+                        /// counts the rows and entries looked at; once spent, every triangle is kept
+                        /// (keeping one is always safe), so a few huge triangles or crowded rows
+                        /// cannot make this pass quadratic. `previous`: the corners (in any order)
+                        /// and count of the triangle listed just before, when its count is known.
+                        func coverCount(
+                            _ c: SIMD3<Int32>, _ box: (lower: SIMD2<Int16>, upper: SIMD2<Int16>), _ budget: inout Int,
+                            previous: (corners: SIMD3<Int32>, count: Int32)?
+                        ) -> Int32? {
+                            guard budget > 0 else { return nil }
+                            let x0 = Int(box.lower.x), x1 = Int(box.upper.x), y0 = Int(box.lower.y), y1 = Int(box.upper.y)
                             budget -= y1 - y0 + 1
-                            if quiet(lower, upper) { return 1 }
+                            if quiet(box.lower, box.upper) { return 1 }
                             var clear = true
                             for y in y0...y1 where start[y * nx + x0] != start[y * nx + x1 + 1] {
                                 clear = false
@@ -313,40 +319,36 @@ enum ScreenCoverage {
                                 let range = first..<Swift.min(n, first + block)
                                 var budget = 64 * range.count + 65_536
                                 var previous: (corners: SIMD3<Int32>, count: Int32)?
-                                func decide(_ t: Int) {
+                                func decide(_ t: Int, _ box: (lower: SIMD2<Int16>, upper: SIMD2<Int16>)) {
                                     let v = triangles[t]
                                     guard signs[t] != 0 else {
                                         out.base[t] = 0
                                         previous = nil
                                         return
                                     }
-                                    let c = signs[t] > 0 ? v : SIMD3(v.x, v.z, v.y)
-                                    let count = coverCount(c, &budget, previous: previous)
+                                    let count = coverCount(signs[t] > 0 ? v : SIMD3(v.x, v.z, v.y), box, &budget, previous: previous)
                                     out.base[t] = count == 1 ? 0 : 1
-                                    previous = count.map { (c, $0) }
+                                    previous = count.map { (v, $0) }
                                 }
                                 // Two triangles at a time (a tessellation's quads): when no cell of
                                 // the box around both needs a closer look, neither overlaps
                                 // anything, for one look at those cells instead of two.
                                 var t = range.lowerBound
                                 while t + 1 < range.upperBound {
-                                    let v = triangles[t], w = triangles[t + 1]
-                                    let k0 = cells[Int(v.x)], k1 = cells[Int(v.y)], k2 = cells[Int(v.z)]
-                                    let k3 = cells[Int(w.x)], k4 = cells[Int(w.y)], k5 = cells[Int(w.z)]
-                                    let lower = pointwiseMin(pointwiseMin(pointwiseMin(k0, k1), pointwiseMin(k2, k3)), pointwiseMin(k4, k5))
-                                    let upper = pointwiseMax(pointwiseMax(pointwiseMax(k0, k1), pointwiseMax(k2, k3)), pointwiseMax(k4, k5))
+                                    let first = cellBox(triangles[t]), second = cellBox(triangles[t + 1])
+                                    let lower = pointwiseMin(first.lower, second.lower), upper = pointwiseMax(first.upper, second.upper)
                                     if budget > 0, signs[t] != 0, signs[t + 1] != 0, quiet(lower, upper) {
                                         budget -= Int(upper.y) - Int(lower.y) + 1
                                         out.base[t] = 0
                                         out.base[t + 1] = 0
-                                        previous = (signs[t + 1] > 0 ? w : SIMD3(w.x, w.z, w.y), 1)
+                                        previous = (triangles[t + 1], 1)
                                     } else {
-                                        decide(t)
-                                        decide(t + 1)
+                                        decide(t, first)
+                                        decide(t + 1, second)
                                     }
                                     t += 2
                                 }
-                                if t < range.upperBound { decide(t) }
+                                if t < range.upperBound { decide(t, cellBox(triangles[t])) }
                             }
                         }
                     }

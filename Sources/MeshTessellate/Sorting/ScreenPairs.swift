@@ -252,6 +252,9 @@ enum ScreenPairs {
             return .level // the same triangle twice: either order draws the same
         case 2:
             // Neighbours across an edge: they overlap only when the third corners are on one side.
+            // With the same area sign and the edge run opposite ways they are on its two sides,
+            // by indices and signs alone (as R takes them; the ranked order filters its pairs so).
+            if signs.0 == signs.1, runOppositeAlongAnEdge(ti, tj) { return .apart }
             let k = (~inI & 7).trailingZeroBitCount
             let m = (~inJ & 7).trailingZeroBitCount
             let a = corner(p, (k + 1) % 3), b = corner(p, (k + 2) % 3)
@@ -295,6 +298,16 @@ enum ScreenPairs {
             if separated(p, q, signs.0) || separated(q, p, signs.1) { return .apart }
         }
         return order(p, q, signJ: signs.1)
+    }
+
+    /// Whether triangles `ti` and `tj` share an edge that `ti` runs from u to w and `tj` from w to u.
+    @inline(__always)
+    static func runOppositeAlongAnEdge(_ ti: SIMD3<Int32>, _ tj: SIMD3<Int32>) -> Bool {
+        let next = SIMD3(ti.y, ti.z, ti.x)
+        let j1 = SIMD3(tj.y, tj.z, tj.x), j2 = SIMD3(tj.z, tj.x, tj.y)
+        // ti's edge u → u + 1 against tj's edge v + 1 → v, for v = u, u + 1, u + 2.
+        let matched = (ti .== j1 .& next .== tj) .| (ti .== j2 .& next .== j1) .| (ti .== tj .& next .== j2)
+        return any(matched)
     }
 
     /// z_x minus the depth of `t`'s plane at x's screen position.
