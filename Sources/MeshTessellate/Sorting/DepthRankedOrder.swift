@@ -162,114 +162,21 @@ enum DepthRankedOrder {
         }
         let entries = UnsafeBufferPointer(entryBuffer)
 
-        // Each pair whose boxes and depth ranges overlap, once (in the cell holding the corner where
-        // the boxes start to meet), the lower rank first: it must not be in front anywhere.
-        var clusters = UnionFind(count: m)
-        var overlapping = 0
-        // The tested pairs' order, back before front, as slots.
-        var back: [Int32] = [], front: [Int32] = []
-        var looked = 0
+        // Each pair whose boxes and depth ranges overlap, once, tested (on all cores, by bands of
+        // rows): the order of those that overlap, back before front.
         let lookLimit = 64 * entries.count + min(limit, Int(Int32.max))
-        // The pairs that pass the filters on the entries (boxes meet, in this cell) are tested in
-        // batches, in the sweep's order: their pair data and corners are scattered reads, which a
-        // batch can ask for a few pairs ahead.
-        var batch = [SIMD2<Int32>](repeating: .zero, count: 4_096)
-        let valid: Bool = start.withUnsafeBufferPointer { start in
+        let swept = start.withUnsafeBufferPointer { start in
             pairData.withUnsafeBufferPointer { pairData in
-                batch.withUnsafeMutableBufferPointer { batch in
-                    guard let pairBase = pairData.baseAddress, let screenBase = s.baseAddress else { return false }
-                    var batchCount = 0
-                    /// Tests the batch's pairs in order; false when the general path must decide.
-                    /// First the filters on the pair data alone (depth ranges, neighbours across an
-                    /// edge), keeping the pairs that pass in order; then the exact test of those.
-                    /// Two passes, so each can ask for its scattered reads far enough ahead: most
-                    /// pairs stop at the filters, and one pass then waited on the pair data read
-                    /// a few pairs ahead to ask for the corners.
-                    func drain() -> Bool {
-                        defer { batchCount = 0 }
-                        var kept = 0
-                        for k in 0..<batchCount {
-                            if k + 16 < batchCount {
-                                shims_prefetch(pairBase + Int(batch[k + 16].x))
-                                shims_prefetch(pairBase + Int(batch[k + 16].y))
-                            }
-                            // p ranks below q. When no corner of p is above any corner of q
-                            // (exact corner depths; depth is linear over each triangle), p is
-                            // behind q or level wherever they overlap, so the rank order is
-                            // right for them: typically neighbours at a corner on a slope,
-                            // whose shared corner is p's highest and q's lowest.
-                            let di = pairData[Int(batch[k].x)], dj = pairData[Int(batch[k].y)]
-                            if dj.zmin >= di.zmax { continue }
-                            // Neighbours on the two sides of their edge (`ScreenPairs.relation` says
-                            // apart too): a third of the pairs tested on W3, with no corner read.
-                            if di.corners.w == dj.corners.w, ScreenPairs.runOppositeAlongAnEdge(di.triangle, dj.triangle) { continue }
-                            batch[kept] = batch[k]
-                            kept += 1
-                        }
-                        for k in 0..<kept {
-                            if k + 8 < kept {
-                                let ahead = pairData[Int(batch[k + 8].x)].corners, other = pairData[Int(batch[k + 8].y)].corners
-                                shims_prefetch(screenBase + Int(ahead.x))
-                                shims_prefetch(screenBase + Int(ahead.y))
-                                shims_prefetch(screenBase + Int(ahead.z))
-                                shims_prefetch(screenBase + Int(other.x))
-                                shims_prefetch(screenBase + Int(other.y))
-                                shims_prefetch(screenBase + Int(other.z))
-                            }
-                            let si = Int(batch[k].x), sj = Int(batch[k].y)
-                            let di = pairData[si], dj = pairData[sj]
-                            let signs = (Double(di.corners.w), Double(dj.corners.w))
-                            switch ScreenPairs.relation(di.triangle, dj.triangle, s, signs: signs) {
-                            case .apart: continue
-                            case .level: break
-                            case .secondInFront:
-                                back.append(Int32(si))
-                                front.append(Int32(sj))
-                            case .firstInFront:
-                                back.append(Int32(sj))
-                                front.append(Int32(si))
-                            case .crossing: return false
-                            }
-                            overlapping += 1
-                            if overlapping > limit { return false }
-                            clusters.union(Int32(si), Int32(sj))
-                        }
-                        return true
-                    }
-                    for cy in 0..<ny {
-                        for cx in 0..<nx {
-                            let cell = cy * nx + cx
-                            let end = Int(start[cell + 1])
-                            for p in Int(start[cell])..<end {
-                                let ei = entries[p]
-                                let bi = ei.box, top = ei.depth.y
-                                var q = p + 1
-                                // The pairs looked at, bounded: many nearly level, folded triangles
-                                // in one cell would make this quadratic, so past a few dozen per
-                                // entry the general path (with its own bounds) decides instead.
-                                if looked > lookLimit { return false }
-                                // By rank, so by least depth: past zmax(p) every later one is behind nothing of p.
-                                while q < end, entries[q].depth.x <= top {
-                                    defer { q += 1 }
-                                    looked &+= 1
-                                    let ej = entries[q]
-                                    let bj = ej.box
-                                    guard bi.z > bj.x, bj.z > bi.x, bi.w > bj.y, bj.w > bi.y else { continue }
-                                    guard Int(max(ei.first.x, ej.first.x)) == cx, Int(max(ei.first.y, ej.first.y)) == cy
-                                    else { continue }
-                                    batch[batchCount] = SIMD2(ei.slot, ej.slot)
-                                    batchCount += 1
-                                    if batchCount == batch.count, !drain() { return false }
-                                }
-                            }
-                        }
-                    }
-                    return drain()
-                }
+                sweep(
+                    columns: nx, rows: ny, start: start, entries: entries, pairData: pairData, screen: s, limit: limit, lookLimit: lookLimit
+                )
             }
         }
-        guard valid else { return nil }
-        outcome.overlappingPairs = overlapping
+        guard let swept else { return nil }
+        var (back, front) = (swept.back, swept.front)
+        var clusters = UnionFind(count: m)
+        for pair in swept.overlaps { clusters.union(pair.x, pair.y) }
+        outcome.overlappingPairs = swept.overlaps.count
         (outcome.clusters, outcome.largestCluster) = clusters.groups()
 
         // The tested pairs' edges between ranks. When every one goes up the ranks, the rank order

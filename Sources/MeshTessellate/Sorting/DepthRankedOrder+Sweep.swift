@@ -1,0 +1,182 @@
+import CSwiftRuntimeShims
+import SurfaceKit
+import Synchronization
+
+extension DepthRankedOrder {
+    /// What the sweep found in a band of grid rows: the tested pairs' order (back before front, as
+    /// slots), every overlapping pair (level ones too, for the clusters), and the pairs looked at.
+    /// `valid` is false when the band met a pair the rank order cannot keep (or the limits).
+    struct BandOutcome {
+        var back: [Int32] = []
+        var front: [Int32] = []
+        var overlaps: [SIMD2<Int32>] = []
+        var looked = 0
+        var valid = true
+    }
+
+    /// The grid's cells read row by row, each pair whose boxes and depth ranges overlap taken once
+    /// (in the cell holding the corner where the boxes start to meet), the lower rank first, and
+    /// tested: it must not be in front anywhere.
+    ///
+    /// The rows are cut into bands of about equal entries, swept on all cores, and the bands'
+    /// findings joined in row order: the same pairs, in the same order, as one sweep of all rows,
+    /// so the order made from them does not depend on the cores. The limits apply to the totals
+    /// (a band stops early once its own share passes them, and so do the others once one band
+    /// has failed). Nil when the rank order cannot be kept or the limits are passed.
+    static func sweep(
+        columns nx: Int, rows ny: Int, start: UnsafeBufferPointer<Int32>, entries: UnsafeBufferPointer<Entry>,
+        pairData: UnsafeBufferPointer<PairData>, screen s: UnsafeBufferPointer<Point3D>, limit: Int, lookLimit: Int
+    ) -> BandOutcome? {
+        // Several bands a core, so a band that holds a fold's crowded rows does not leave the
+        // other core idle; one band on one core (the findings are the same either way, which
+        // `theOrderIsTheSameOnOneThreadAndOnAllCores` checks on a fold with enough entries).
+        let cores = ProcessInfoCores.count
+        let bandCount = cores > 1 && entries.count >= 4_096 ? min(4 * cores, ny) : 1
+        // Band b starts at the first row whose entries begin past b / bandCount of them all.
+        var firstRows = [Int](repeating: ny, count: bandCount + 1)
+        firstRows[0] = 0
+        var band = 1
+        for y in 0..<ny where band < bandCount {
+            while band < bandCount, Int(start[y * nx]) >= entries.count * band / bandCount {
+                firstRows[band] = y
+                band += 1
+            }
+        }
+        let failed = Atomic<Bool>(false)
+        var outcomes = [BandOutcome](repeating: BandOutcome(), count: bandCount)
+        outcomes.withUnsafeMutableBufferPointer { outcomes in
+            guard let base = outcomes.baseAddress else { return }
+            let out = SharedMutableBuffer(base: base)
+            parallelChunks(bandCount, minimumChunk: 1) { bands in
+                for b in bands {
+                    let outcome = sweep(
+                        rows: firstRows[b]..<firstRows[b + 1], columns: nx, start: start, entries: entries, pairData: pairData,
+                        screen: s, limit: limit, lookLimit: lookLimit, failed: failed)
+                    if !outcome.valid { failed.store(true, ordering: .relaxed) }
+                    out.base[b] = outcome
+                }
+            }
+        }
+        guard !failed.load(ordering: .relaxed) else { return nil }
+        var joined = BandOutcome()
+        for outcome in outcomes {
+            joined.back += outcome.back
+            joined.front += outcome.front
+            joined.overlaps += outcome.overlaps
+            joined.looked += outcome.looked
+        }
+        guard joined.overlaps.count <= limit, joined.looked <= lookLimit else { return nil }
+        return joined
+    }
+
+    /// One band's sweep (see `sweep(columns:rows:start:entries:pairData:screen:limit:lookLimit:)`).
+    /// Stops (not valid) at a pair the rank order cannot keep, past the limits, or once `failed`
+    /// is set by another band.
+    private static func sweep(
+        rows: Range<Int>, columns nx: Int, start: UnsafeBufferPointer<Int32>, entries: UnsafeBufferPointer<Entry>,
+        pairData: UnsafeBufferPointer<PairData>, screen s: UnsafeBufferPointer<Point3D>, limit: Int, lookLimit: Int,
+        failed: borrowing Atomic<Bool>
+    ) -> BandOutcome {
+        var outcome = BandOutcome()
+        guard let pairBase = pairData.baseAddress, let screenBase = s.baseAddress else { return outcome }
+        // The pairs that pass the filters on the entries (boxes meet, in this cell) are tested in
+        // batches, in the sweep's order: their pair data and corners are scattered reads, which a
+        // batch can ask for a few pairs ahead.
+        var batch = [SIMD2<Int32>](repeating: .zero, count: 4_096)
+        return batch.withUnsafeMutableBufferPointer { batch in
+            var batchCount = 0
+            /// Tests the batch's pairs in order; false when the general path must decide.
+            /// First the filters on the pair data alone (depth ranges, neighbours across an
+            /// edge), keeping the pairs that pass in order; then the exact test of those.
+            /// Two passes, so each can ask for its scattered reads far enough ahead: most
+            /// pairs stop at the filters, and one pass then waited on the pair data read
+            /// a few pairs ahead to ask for the corners.
+            func drain() -> Bool {
+                defer { batchCount = 0 }
+                var kept = 0
+                for k in 0..<batchCount {
+                    if k + 16 < batchCount {
+                        shims_prefetch(pairBase + Int(batch[k + 16].x))
+                        shims_prefetch(pairBase + Int(batch[k + 16].y))
+                    }
+                    // p ranks below q. When no corner of p is above any corner of q (exact corner
+                    // depths; depth is linear over each triangle), p is behind q or level wherever
+                    // they overlap, so the rank order is right for them: typically neighbours at a
+                    // corner on a slope, whose shared corner is p's highest and q's lowest.
+                    let di = pairData[Int(batch[k].x)], dj = pairData[Int(batch[k].y)]
+                    if dj.zmin >= di.zmax { continue }
+                    // Neighbours on the two sides of their edge (`ScreenPairs.relation` says apart
+                    // too): a third of the pairs tested on W3, with no corner read.
+                    if di.corners.w == dj.corners.w, ScreenPairs.runOppositeAlongAnEdge(di.triangle, dj.triangle) { continue }
+                    batch[kept] = batch[k]
+                    kept += 1
+                }
+                for k in 0..<kept {
+                    if k + 8 < kept {
+                        let ahead = pairData[Int(batch[k + 8].x)].corners, other = pairData[Int(batch[k + 8].y)].corners
+                        shims_prefetch(screenBase + Int(ahead.x))
+                        shims_prefetch(screenBase + Int(ahead.y))
+                        shims_prefetch(screenBase + Int(ahead.z))
+                        shims_prefetch(screenBase + Int(other.x))
+                        shims_prefetch(screenBase + Int(other.y))
+                        shims_prefetch(screenBase + Int(other.z))
+                    }
+                    let si = batch[k].x, sj = batch[k].y
+                    let di = pairData[Int(si)], dj = pairData[Int(sj)]
+                    let signs = (Double(di.corners.w), Double(dj.corners.w))
+                    switch ScreenPairs.relation(di.triangle, dj.triangle, s, signs: signs) {
+                    case .apart: continue
+                    case .level: break
+                    case .secondInFront:
+                        outcome.back.append(si)
+                        outcome.front.append(sj)
+                    case .firstInFront:
+                        outcome.back.append(sj)
+                        outcome.front.append(si)
+                    case .crossing: return false
+                    }
+                    outcome.overlaps.append(SIMD2(si, sj))
+                    if outcome.overlaps.count > limit { return false }
+                }
+                return true
+            }
+            for cy in rows {
+                // Another band has failed: the caller takes the general path whatever this finds.
+                if failed.load(ordering: .relaxed) { break }
+                for cx in 0..<nx {
+                    let cell = cy * nx + cx
+                    let end = Int(start[cell + 1])
+                    for p in Int(start[cell])..<end {
+                        let ei = entries[p]
+                        let bi = ei.box, top = ei.depth.y
+                        var q = p + 1
+                        // The pairs looked at, bounded: many nearly level, folded triangles in one
+                        // cell would make this quadratic, so past a few dozen per entry the general
+                        // path (with its own bounds) decides instead.
+                        if outcome.looked > lookLimit {
+                            outcome.valid = false
+                            return outcome
+                        }
+                        // By rank, so by least depth: past zmax(p) every later one is behind nothing of p.
+                        while q < end, entries[q].depth.x <= top {
+                            defer { q += 1 }
+                            outcome.looked &+= 1
+                            let ej = entries[q]
+                            let bj = ej.box
+                            guard bi.z > bj.x, bj.z > bi.x, bi.w > bj.y, bj.w > bi.y else { continue }
+                            guard Int(max(ei.first.x, ej.first.x)) == cx, Int(max(ei.first.y, ej.first.y)) == cy else { continue }
+                            batch[batchCount] = SIMD2(ei.slot, ej.slot)
+                            batchCount += 1
+                            if batchCount == batch.count, !drain() {
+                                outcome.valid = false
+                                return outcome
+                            }
+                        }
+                    }
+                }
+            }
+            outcome.valid = drain()
+            return outcome
+        }
+    }
+}
