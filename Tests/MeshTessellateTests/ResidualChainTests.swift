@@ -127,4 +127,42 @@ import Testing
             #expect(leftOut(triangles, signs) == expected, "scene \(scene)")
         }
     }
+
+    /// On two cores the triangles are cut in two parts that count and fill their own stretches of
+    /// every bucket (a parallel counting sort), and the buckets are settled by two ranges of
+    /// vertices: the scene is large enough for that (65,536 triangles or more), shuffled so the
+    /// runs of an edge fall in both parts, with an odd triangle count and a second sheet.
+    @Test("a scene large enough for the parts on two cores: R matches the net counts")
+    func partsOnTwoCores() throws {
+        var random = TessSupport.Random(seed: 77)
+        let (columns, rows) = (190, 181)
+        var quads = grid(columns: columns, rows: rows, random: &random)
+        quads += grid(columns: columns, rows: rows, random: &random).filter { _ in random.uniform(0...1) < 0.1 }
+        quads.shuffle(using: &random)
+        var triangles = quads.flatMap { $0 }
+        triangles.removeFirst()
+        #expect(triangles.count >= 65_536 && triangles.count % 2 == 1)
+        var signs: [Int8] = []
+        var current: Int8 = 1
+        for _ in triangles.indices {
+            if random.uniform(0...1) < 0.02 { current = -current }
+            signs.append(random.uniform(0...1) < 0.01 ? 0 : current)
+        }
+        let vertexCount = (columns + 1) * (rows + 1)
+        let found = BenchmarkRunner.withThreads(2) { residual(triangles, signs, vertexCount: vertexCount) }
+        let expected = reference(triangles, signs)
+        #expect(expected.count > 10_000)
+        #expect(try #require(found) == expected)
+        // The same edges in the same order on one core.
+        let ordered = { () -> [SIMD3<Int32>]? in
+            triangles.withUnsafeBufferPointer { t in
+                signs.withUnsafeBufferPointer { g in
+                    ScreenCoverage.residualChain(vertexCount: vertexCount, triangles: t, signs: g)?.map { SIMD3($0.a, $0.b, $0.weight) }
+                }
+            }
+        }
+        let serial = BenchmarkRunner.withThreads(1) { ordered() }
+        let parallel = BenchmarkRunner.withThreads(2) { ordered() }
+        #expect(serial == parallel)
+    }
 }

@@ -363,89 +363,140 @@ enum ScreenCoverage {
     /// count (runs a → b minus runs b → a), triangles run counterclockwise on screen. The half-edges
     /// are bucketed by one of their ends (a counting sort, see `bucket`), each bucket sorted by the other end.
     /// nil when there are too many edges for the codes.
+    ///
+    /// On all cores, as a parallel counting sort: each part of the triangles counts its runs per
+    /// bucket on its own, the offsets then give each part its own stretch of every bucket, each
+    /// part fills its stretches, and the buckets are settled by ranges of vertices. A bucket holds
+    /// the same codes however the triangles are cut (only their order in it differs, and it is
+    /// sorted), so R is the same on any number of cores.
     static func residualChain(
         vertexCount: Int, triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>
     ) -> [(a: Int32, b: Int32, weight: Int32)]? {
         let n = triangles.count
         guard 3 * n < Int(Int32.max), vertexCount < Int(Int32.max) / 2 else { return nil }
-        var residual: [(a: Int32, b: Int32, weight: Int32)] = []
-        // bucket v is codes[offsets[v]..<offsets[v + 1]] (see `bucket`); a code is 2 × the other
-        // end, + 1 when the run goes from the smaller end to the larger.
-        // Offsets and codes in one fresh mapping (zero pages, huge ones; see `SortScratch`), the
-        // codes' room sized for every run (pages past the runs kept are never touched).
+        let cores = ProcessInfoCores.count
+        let parts = cores > 1 && n >= 65_536 ? cores : 1
+        // Part p's triangles, cut at even indices (`forEachRun` pairs triangles 2k and 2k + 1).
+        @inline(__always) func piece(_ p: Int) -> Range<Int> {
+            (n / 2 * p / parts) * 2..<(p + 1 == parts ? n : (n / 2 * (p + 1) / parts) * 2)
+        }
+        // Each part's offsets (bucket v's count, then the end of its stretch of bucket v) and the
+        // codes in one fresh mapping (zero pages, huge ones; see `SortScratch`), the codes' room
+        // sized for every run and a spare code a part (pages past the runs kept are never touched).
         var layout = SortScratch.Layout()
-        let offsetsAt = layout.reserve(Int32.self, count: vertexCount + 1)
-        let codesAt = layout.reserve(UInt32.self, count: 3 * n + 1)
+        let offsetsAt = (0..<parts).map { _ in layout.reserve(Int32.self, count: vertexCount + 1) }
+        let codesAt = layout.reserve(UInt32.self, count: 3 * n + 16 * parts)
         let scratch = SortScratch(bytes: layout.bytes, zeroed: true)
         defer { withExtendedLifetime(scratch) {} }
-        let offsets = scratch.buffer(of: Int32.self, count: vertexCount + 1, at: offsetsAt)
-        var halfCount = 0
-        do {
-            // Wrapping adds: a count is at most 3n, below Int32.max (checked by the caller).
-            forEachRun(triangles: triangles, signs: signs) { a, b, keep in offsets[bucket(a, b)] &+= keep }
-            var sum: Int32 = 0
-            for v in 0..<vertexCount {
-                sum += offsets[v]
-                offsets[v] = sum
-            }
-            offsets[vertexCount] = sum
-            halfCount = Int(sum)
+        let offsets = offsetsAt.map { scratch.buffer(of: Int32.self, count: vertexCount + 1, at: $0) }
+        let codes = scratch.buffer(of: UInt32.self, count: 3 * n + 16 * parts, at: codesAt)
+        @inline(__always) func runs(of p: Int, _ body: (Int32, Int32, Int32) -> Void) {
+            let range = piece(p)
+            forEachRun(triangles: UnsafeBufferPointer(rebasing: triangles[range]), signs: UnsafeBufferPointer(rebasing: signs[range]), body)
         }
-        // One code more than the runs kept: the runs left out are written there (see below).
-        let codes = scratch.buffer(of: UInt32.self, count: halfCount + 1, at: codesAt)
-        do {
-            // Indices are in 0..<vertexCount and slots in 0...halfCount (both below Int32.max), so
-            // the arithmetic is written without overflow checks. A run left out (`keep` 0) goes to
-            // the spare last code, which no bucket reads: no branch on a pattern that changes from
-            // quad to quad.
-            let spare = Int32(halfCount)
-            forEachRun(triangles: triangles, signs: signs) { a, b, keep in
-                let forward = a < b
-                let home = bucket(a, b), other = UInt32(truncatingIfNeeded: a ^ b ^ Int32(truncatingIfNeeded: home))
-                let next = offsets[home] &- keep
-                offsets[home] = next
-                codes[Int(keep != 0 ? next : spare)] = other &<< 1 | (forward ? 1 : 0)
+        // Counts. Wrapping adds: a count is at most 3n, below Int32.max (checked above).
+        parallelChunks(parts, minimumChunk: 1) { chunk in
+            for p in chunk {
+                let counts = offsets[p]
+                runs(of: p) { a, b, keep in counts[bucket(a, b)] &+= keep }
             }
+        }
+        // Bucket v is codes[offsets[0][v]..<offsets[0][v + 1]] once filled, part p's stretch of it
+        // ending at offsets[p][v] (filled downward from there).
+        var sum: Int32 = 0
+        if parts == 1 {
+            let counts = offsets[0]
             for v in 0..<vertexCount {
-                let lower = Int(offsets[v]), upper = Int(offsets[v + 1])
-                guard upper > lower else { continue }
-                // A sorting network for the few edges at a mesh vertex, insertion up to 32, a full
-                // sort where a soup piles many edges on one vertex (insertion would be quadratic there).
-                if upper - lower <= 4 {
-                    sortFour(codes, from: lower, count: upper - lower)
-                } else if upper - lower <= 8 {
-                    sortEight(codes, from: lower, count: upper - lower)
-                } else if upper - lower > 32 {
-                    codes[lower..<upper].sort()
-                } else {
-                    var i = lower + 1
-                    while i < upper {
-                        let moving = codes[i]
-                        var j = i
-                        while j > lower, codes[j - 1] > moving {
-                            codes[j] = codes[j - 1]
-                            j -= 1
-                        }
-                        codes[j] = moving
-                        i += 1
-                    }
+                sum &+= counts[v]
+                counts[v] = sum
+            }
+        } else {
+            for v in 0..<vertexCount {
+                for p in 0..<parts {
+                    sum &+= offsets[p][v]
+                    offsets[p][v] = sum
                 }
-                var i = lower
+            }
+        }
+        offsets[0][vertexCount] = sum
+        let halfCount = Int(sum)
+        // Fills. Indices are in 0..<vertexCount and slots in 0..<halfCount + 16 × parts (both below
+        // Int32.max), so the arithmetic is written without overflow checks. A run left out (`keep`
+        // 0) goes to the part's spare code past the runs kept, which no bucket reads: no branch on
+        // a pattern that changes from quad to quad.
+        parallelChunks(parts, minimumChunk: 1) { chunk in
+            for p in chunk {
+                let ends = offsets[p]
+                let spare = Int32(halfCount + 16 * p)
+                runs(of: p) { a, b, keep in
+                    let forward = a < b
+                    let home = bucket(a, b), other = UInt32(truncatingIfNeeded: a ^ b ^ Int32(truncatingIfNeeded: home))
+                    let next = ends[home] &- keep
+                    ends[home] = next
+                    codes[Int(keep != 0 ? next : spare)] = other &<< 1 | (forward ? 1 : 0)
+                }
+            }
+        }
+        // Settles the buckets by ranges of vertices, joined in order.
+        let starts = UnsafeBufferPointer(offsets[0])
+        var found = [[(a: Int32, b: Int32, weight: Int32)]](repeating: [], count: parts)
+        found.withUnsafeMutableBufferPointer { found in
+            guard let base = found.baseAddress else { return }
+            let out = SharedMutableBuffer(base: base)
+            parallelChunks(parts, minimumChunk: 1) { chunk in
+                for p in chunk {
+                    out.base[p] = settle(vertexCount * p / parts..<vertexCount * (p + 1) / parts, starts: starts, codes: codes)
+                }
+            }
+        }
+        return parts == 1 ? found[0] : Array(found.joined())
+    }
+
+    /// R's edges from the buckets of `vertices` (bucket v is `codes[starts[v]..<starts[v + 1]]`),
+    /// each bucket sorted, in bucket order.
+    private static func settle(
+        _ vertices: Range<Int>, starts: UnsafeBufferPointer<Int32>, codes: UnsafeMutableBufferPointer<UInt32>
+    ) -> [(a: Int32, b: Int32, weight: Int32)] {
+        var residual: [(a: Int32, b: Int32, weight: Int32)] = []
+        for v in vertices {
+            let lower = Int(starts[v]), upper = Int(starts[v + 1])
+            guard upper > lower else { continue }
+            // A sorting network for the few edges at a mesh vertex, insertion up to 32, a full
+            // sort where a soup piles many edges on one vertex (insertion would be quadratic there).
+            if upper - lower <= 4 {
+                sortFour(codes, from: lower, count: upper - lower)
+            } else if upper - lower <= 8 {
+                sortEight(codes, from: lower, count: upper - lower)
+            } else if upper - lower > 32 {
+                codes[lower..<upper].sort()
+            } else {
+                var i = lower + 1
                 while i < upper {
-                    let code = codes[i]
-                    let other = code >> 1
-                    // Most edges are run once each way: two codes that differ in the last bit only.
-                    if code & 1 == 0, i + 1 < upper, codes[i + 1] == code | 1, i + 2 == upper || codes[i + 2] >> 1 != other {
-                        i += 2
-                        continue
+                    let moving = codes[i]
+                    var j = i
+                    while j > lower, codes[j - 1] > moving {
+                        codes[j] = codes[j - 1]
+                        j -= 1
                     }
-                    var net: Int32 = 0
-                    while i < upper, codes[i] >> 1 == other {
-                        net += codes[i] & 1 == 1 ? 1 : -1
-                        i += 1
-                    }
-                    if net != 0 { residual.append((min(Int32(v), Int32(other)), max(Int32(v), Int32(other)), net)) }
+                    codes[j] = moving
+                    i += 1
                 }
+            }
+            var i = lower
+            while i < upper {
+                let code = codes[i]
+                let other = code >> 1
+                // Most edges are run once each way: two codes that differ in the last bit only.
+                if code & 1 == 0, i + 1 < upper, codes[i + 1] == code | 1, i + 2 == upper || codes[i + 2] >> 1 != other {
+                    i += 2
+                    continue
+                }
+                var net: Int32 = 0
+                while i < upper, codes[i] >> 1 == other {
+                    net += codes[i] & 1 == 1 ? 1 : -1
+                    i += 1
+                }
+                if net != 0 { residual.append((min(Int32(v), Int32(other)), max(Int32(v), Int32(other)), net)) }
             }
         }
         return residual
