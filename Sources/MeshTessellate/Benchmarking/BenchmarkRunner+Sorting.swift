@@ -4,7 +4,10 @@ extension BenchmarkRunner {
     /// W3: the depth order of the tilted steps-3 ripple (`depth`: projection, keys and sort;
     /// `depth-mesh`: the whole `.depth` sort with clipping and the reordered mesh), and, when asked
     /// for by name, the exact sort of the tilted steps-1 (`bsp`) and steps-3 (`bsp3`) ripples, and
-    /// the latter as a frame of an animation (`bsp3-frames`: the mesh's edge pairing made beforehand).
+    /// the latter as a frame of an animation (`bsp3-frames`: the mesh's edge pairing made beforehand);
+    /// `bsp3-order` and `bsp3-frames-order` are those sorts' draw order alone
+    /// (`PainterSorter.exactOrder`: projection and the exact order, no output mesh), the figure
+    /// that compares with `depth` as `bsp3` compares with `depth-mesh`.
     func sorting(threads: Int, progress: (String) -> Void) throws -> [BenchmarkFigure] {
         var figures: [BenchmarkFigure] = []
         let (_, mesh, document) = try BenchmarkInputs.rippleTessellation(steps: 3)
@@ -51,6 +54,21 @@ extension BenchmarkRunner {
                 try exactSortFigure(
                     variant: "bsp3-frames", mesh: mesh, geometry: document.geometry, threads: threads, topology: topology,
                     progress: progress))
+        }
+        for variant in ["bsp3-order", "bsp3-frames-order"] where variants.contains(variant) {
+            progress("w3 \(variant)")
+            let topology = variant == "bsp3-frames-order" ? SortTopology(mesh: mesh) : nil
+            var order: [Int32]? = nil
+            let seconds = try median(runs: 3) {
+                order = try PainterSorter.exactOrder(mesh: mesh, geometry: document.geometry, topology: topology)
+            }
+            // The W3 scene needs no clipping and no split (`bsp3` adds no pieces).
+            guard order?.count == mesh.triangleCount else {
+                throw MeshError(.unsupported, path: "", "the W3 scene must have an exact order without splitting")
+            }
+            figures.append(
+                BenchmarkFigure.measured(
+                    workload: .w3, variant: variant, threads: threads, size: mesh.triangleCount, seconds: seconds, unit: "triangles"))
         }
         if variants.contains("bsp") {
             let (_, coarse, _) = try BenchmarkInputs.rippleTessellation(steps: 1)

@@ -1,5 +1,39 @@
 import SurfaceKit
 
+public extension PainterSorter {
+    /// The exact back-to-front draw order of `mesh`'s triangles on a layer with `geometry`, when one
+    /// exists without splitting: what a renderer needs, as `depthOrder(mesh:geometry:)` gives the
+    /// centroid order, without building a reordered mesh.
+    ///
+    /// The result lists the indices of `mesh.triangles` in the order of
+    /// `sorted(mesh:geometry:mode: .bsp)`, whose triangles are then
+    /// `order.map { mesh.triangles[Int($0)] }`. Returns `nil` when that sort has to make new
+    /// triangles: a triangle with a corner at or behind the eye (clipped first), or a cycle or
+    /// crossing that only splitting can draw right; `sorted(mesh:geometry:mode: .bsp)` does both.
+    /// `topology` is the mesh's edge pairing made beforehand (see `sorted`).
+    ///
+    /// Throws as `sorted(mesh:geometry:mode:space:maximumTriangles:topology:)` does.
+    static func exactOrder(
+        mesh: TriangleMesh, geometry: LayerGeometry, maximumTriangles: Int = TessellationOptions.defaultMaximumTriangles,
+        topology: SortTopology? = nil
+    ) throws -> [Int32]? {
+        guard mesh.space == .points else {
+            throw MeshError(.unsupported, path: "", "the painter's sort needs a points-space mesh, not \(mesh.space.rawValue) space")
+        }
+        var pool = try SortPool(clipping: mesh, geometry: geometry)
+        // Clipping keeps a triangle, drops it, or cuts it at new vertices: with no new vertex and
+        // as many triangles, every one was kept, in order.
+        guard pool.points.count == mesh.vertexCount, pool.triangles.count == mesh.triangleCount else { return nil }
+        var statistics = SortStatistics(
+            inputTriangles: mesh.triangleCount, clippedTriangles: mesh.triangleCount, outputTriangles: mesh.triangleCount,
+            overlapClusters: 0, largestCluster: 0)
+        let order = try exactOrder(pool: &pool, statistics: &statistics, budget: maximumTriangles, topology: topology)
+        // Splits add triangles (pieces) to the pool.
+        guard pool.triangles.count == mesh.triangleCount, order.count == mesh.triangleCount else { return nil }
+        return order
+    }
+}
+
 extension PainterSorter {
     /// The exact order: split only where a cycle forces it.
     ///

@@ -15,7 +15,7 @@ struct Bench: ParsableCommand {
             fresh arrays and, as -frames, into the previous frame's arrays; positions alone (what the \
             peers count) as -points and -points-frames; and topology refinement at steps 3. W2: BVH build and 1,000,000 rays along −z on the steps-3 \
             ripple. W3: depth order and depth sort of the tilted steps-3 ripple; the exact sort of the steps-1 \
-            (--variant bsp) and steps-3 (--variant bsp3; bsp3-frames with the mesh's edge pairing made beforehand, as for frames of an animation) ones runs only when asked for. \
+            (--variant bsp) and steps-3 (--variant bsp3; bsp3-frames with the mesh's edge pairing made beforehand, as for frames of an animation; bsp3-order and bsp3-frames-order their draw order alone, as depth is) ones runs only when asked for. \
             W4: the tensor-product solve on the 101² and 1001²-vertex grids (into fresh planes and, as \
             -frames, into the previous solve's), and the whole fit of the larger (unknowns counted for three coordinates, as the peers solve them; we solve five). \
             Each line also gives the median CPU seconds of the process, steadier than wall time on a \
@@ -37,7 +37,7 @@ struct Bench: ParsableCommand {
 
     @Option(
         help:
-            "Only this variant (repeatable): steps1…steps4, steps1-frames…steps4-frames, steps1-points…steps4-points, steps1-points-frames…steps4-points-frames, auto, auto-uniform, auto-steps1, refine3, build, rays, rays-compact, depth, depth-mesh, bsp, bsp3, bsp3-frames, n101, n1001, n101-frames, n1001-frames, fit1001."
+            "Only this variant (repeatable): steps1…steps4, steps1-frames…steps4-frames, steps1-points…steps4-points, steps1-points-frames…steps4-points-frames, auto, auto-uniform, auto-steps1, refine3, build, rays, rays-compact, depth, depth-mesh, bsp, bsp3, bsp3-frames, bsp3-order, bsp3-frames-order, n101, n1001, n101-frames, n1001-frames, fit1001."
     )
     var variant: [String] = []
 
