@@ -159,6 +159,40 @@ import Testing
         #expect(S.compare(drawn: S.triangles(of: plain), reference: reference, resolution: 300).mismatches > 100)
     }
 
+    /// The exact order alone (`exactOrder(mesh:geometry:)`): on the tilted ripple, the input's
+    /// triangles in that order draw as the z-buffer written in the tests; a cycle that only
+    /// splitting draws right, and a triangle reaching behind the eye (clipped into new triangles),
+    /// have no such order.
+    @Test func theExactOrderAloneDrawsAsTheZBufferOrIsNil() throws {
+        let document = ExampleMesh.ripple.document
+        let mesh = try Tessellator.tessellate(document, options: TessellationOptions(steps: .fixed(1)), space: .points)
+        let geometry = document.geometry
+        let order = try #require(try PainterSorter.exactOrder(mesh: mesh, geometry: geometry))
+        #expect(order.count == mesh.triangleCount && Set(order).count == order.count)
+        var drawn = mesh
+        drawn.triangles = order.map { mesh.triangles[Int($0)] }
+        drawn.sourceFaces = order.map { mesh.sourceFaces[Int($0)] }
+        let reference = S.projected(mesh, geometry: geometry)
+        let check = S.compare(drawn: S.projected(drawn, geometry: geometry), reference: reference, resolution: 300)
+        #expect(check.checked > 30_000)
+        #expect(check.mismatches == 0)
+        #expect(S.compare(drawn: reference, reference: reference, resolution: 300).mismatches > 100, "the input order is wrong")
+
+        let (strips, stripGeometry) = S.cyclicStrips()
+        #expect(try PainterSorter.exactOrder(mesh: strips, geometry: stripGeometry) == nil)
+        // One flat sheet in perspective: its order is its own; with a corner pulled behind the
+        // eye (past the perspective distance of 250), the clipping cuts new triangles.
+        var sheet = S.emptyPoints()
+        S.appendSheet(to: &sheet, n: 3, x: 10...90, y: 10...90, face: 0, normal: S.sheetNormals[0]) { _, _ in 0 }
+        var transform = Transform3D.identity
+        transform.m34 = -1.0 / 250
+        let perspective = S.geometry(size: 100, transform: transform)
+        #expect(try PainterSorter.exactOrder(mesh: sheet, geometry: perspective) == (0..<Int32(sheet.triangleCount)).map { $0 })
+        sheet.positions[0].z = 400
+        #expect(S.project(sheet.positions[0], geometry: perspective).1 <= LayerGeometry.clipW)
+        #expect(try PainterSorter.exactOrder(mesh: sheet, geometry: perspective) == nil)
+    }
+
     // MARK: Coverage
 
     /// The pairs found with and without leaving out the triangles that the cover count says overlap
