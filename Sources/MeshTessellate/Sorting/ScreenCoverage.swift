@@ -360,15 +360,17 @@ enum ScreenCoverage {
     }
 
     /// R: every edge whose runs do not cancel, once, from its smaller vertex a to b with its net
-    /// count (runs a → b minus runs b → a), triangles run counterclockwise on screen. The half-edges
-    /// are bucketed by one of their ends (a counting sort, see `bucket`), each bucket sorted by the other end.
-    /// nil when there are too many edges for the codes.
+    /// count (runs a → b minus runs b → a), triangles run counterclockwise on screen. The runs
+    /// that neighbours in the listing cancel are taken out first (`keptRuns`); the others are
+    /// bucketed by one of their ends (a counting sort, see `bucket`), each bucket sorted by the
+    /// other end. nil when there are too many edges for the codes.
     ///
-    /// On all cores, as a parallel counting sort: each part of the triangles counts its runs per
-    /// bucket on its own, the offsets then give each part its own stretch of every bucket, each
-    /// part fills its stretches, and the buckets are settled by ranges of vertices. A bucket holds
-    /// the same codes however the triangles are cut (only their order in it differs, and it is
-    /// sorted), so R is the same on any number of cores.
+    /// On all cores, as a parallel counting sort: each part of the triangles finds and counts its
+    /// runs per bucket on its own, the offsets then give each part its own stretch of every
+    /// bucket, each part fills its stretches, and the buckets are settled by ranges of vertices.
+    /// A bucket's codes add up to the same net counts however the triangles are cut (which runs
+    /// cancel early, and the order in the bucket, may differ; the bucket is sorted), so R is the
+    /// same on any number of cores.
     static func residualChain(
         vertexCount: Int, triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>
     ) -> [(a: Int32, b: Int32, weight: Int32)]? {
@@ -376,29 +378,38 @@ enum ScreenCoverage {
         guard 3 * n < Int(Int32.max), vertexCount < Int(Int32.max) / 2 else { return nil }
         let cores = ProcessInfoCores.count
         let parts = cores > 1 && n >= 65_536 ? cores : 1
-        // Part p's triangles, cut at even indices (`forEachRun` pairs triangles 2k and 2k + 1).
-        @inline(__always) func piece(_ p: Int) -> Range<Int> {
-            (n / 2 * p / parts) * 2..<(p + 1 == parts ? n : (n / 2 * (p + 1) / parts) * 2)
-        }
-        // Each part's offsets (bucket v's count, then the end of its stretch of bucket v) and the
-        // codes in one fresh mapping (zero pages, huge ones; see `SortScratch`), the codes' room
-        // sized for every run and a spare code a part (pages past the runs kept are never touched).
+        // Part p's pairs of triangles (2k and 2k + 1), and where its kept runs go (room for all its runs).
+        let pairCount = (n + 1) / 2
+        @inline(__always) func pairs(_ p: Int) -> Range<Int> { pairCount * p / parts..<pairCount * (p + 1) / parts }
+        @inline(__always) func room(_ p: Int) -> Int { 6 * pairs(p).count }
+        let stride = neighbourStride(triangles: triangles, signs: signs)
+        // Each part's offsets (bucket v's count, then the end of its stretch of bucket v), the
+        // codes, and each part's kept runs in one fresh mapping (zero pages, huge ones; see
+        // `SortScratch`), the codes' and runs' room sized for every run (pages past the runs kept
+        // are never touched).
         var layout = SortScratch.Layout()
         let offsetsAt = (0..<parts).map { _ in layout.reserve(Int32.self, count: vertexCount + 1) }
-        let codesAt = layout.reserve(UInt32.self, count: 3 * n + 16 * parts)
+        let codesAt = layout.reserve(UInt32.self, count: 3 * n)
+        let keptAt = (0..<parts).map { layout.reserve(UInt64.self, count: room($0)) }
         let scratch = SortScratch(bytes: layout.bytes, zeroed: true)
         defer { withExtendedLifetime(scratch) {} }
         let offsets = offsetsAt.map { scratch.buffer(of: Int32.self, count: vertexCount + 1, at: $0) }
-        let codes = scratch.buffer(of: UInt32.self, count: 3 * n + 16 * parts, at: codesAt)
-        @inline(__always) func runs(of p: Int, _ body: (Int32, Int32, Int32) -> Void) {
-            let range = piece(p)
-            forEachRun(triangles: UnsafeBufferPointer(rebasing: triangles[range]), signs: UnsafeBufferPointer(rebasing: signs[range]), body)
-        }
-        // Counts. Wrapping adds: a count is at most 3n, below Int32.max (checked above).
-        parallelChunks(parts, minimumChunk: 1) { chunk in
-            for p in chunk {
-                let counts = offsets[p]
-                runs(of: p) { a, b, keep in counts[bucket(a, b)] &+= keep }
+        let codes = scratch.buffer(of: UInt32.self, count: 3 * n, at: codesAt)
+        let keptRoom = (0..<parts).map { scratch.buffer(of: UInt64.self, count: room($0), at: keptAt[$0]) }
+        // The runs kept, counted. Wrapping adds: a count is at most 3n, below Int32.max (checked above).
+        var keptCounts = [Int](repeating: 0, count: parts)
+        keptCounts.withUnsafeMutableBufferPointer { keptCounts in
+            guard let base = keptCounts.baseAddress else { return }
+            let out = SharedMutableBuffer(base: base)
+            parallelChunks(parts, minimumChunk: 1) { chunk in
+                for p in chunk {
+                    let count = keptRuns(triangles: triangles, signs: signs, pairs: pairs(p), stride: stride, into: keptRoom[p])
+                    out.base[p] = count
+                    let counts = offsets[p]
+                    for code in keptRoom[p][0..<count] {
+                        counts[bucket(Int32(truncatingIfNeeded: code >> 32), Int32(truncatingIfNeeded: code))] &+= 1
+                    }
+                }
             }
         }
         // Bucket v is codes[offsets[0][v]..<offsets[0][v + 1]] once filled, part p's stretch of it
@@ -419,21 +430,18 @@ enum ScreenCoverage {
             }
         }
         offsets[0][vertexCount] = sum
-        let halfCount = Int(sum)
-        // Fills. Indices are in 0..<vertexCount and slots in 0..<halfCount + 16 × parts (both below
-        // Int32.max), so the arithmetic is written without overflow checks. A run left out (`keep`
-        // 0) goes to the part's spare code past the runs kept, which no bucket reads: no branch on
-        // a pattern that changes from quad to quad.
+        // Fills. Indices are in 0..<vertexCount and slots below 3n (both below Int32.max), so the
+        // arithmetic is written without overflow checks. A code is 2 × the other end, + 1 when
+        // the run goes from the smaller end to the larger.
         parallelChunks(parts, minimumChunk: 1) { chunk in
             for p in chunk {
                 let ends = offsets[p]
-                let spare = Int32(halfCount + 16 * p)
-                runs(of: p) { a, b, keep in
-                    let forward = a < b
+                for code in keptRoom[p][0..<keptCounts[p]] {
+                    let a = Int32(truncatingIfNeeded: code >> 32), b = Int32(truncatingIfNeeded: code)
                     let home = bucket(a, b), other = UInt32(truncatingIfNeeded: a ^ b ^ Int32(truncatingIfNeeded: home))
-                    let next = ends[home] &- keep
+                    let next = ends[home] &- 1
                     ends[home] = next
-                    codes[Int(keep != 0 ? next : spare)] = other &<< 1 | (forward ? 1 : 0)
+                    codes[Int(next)] = other &<< 1 | (a < b ? 1 : 0)
                 }
             }
         }
@@ -500,48 +508,6 @@ enum ScreenCoverage {
             }
         }
         return residual
-    }
-
-    /// Calls `body(a, b, keep)` for every run a → b of the triangles with area, counterclockwise
-    /// on screen (as listed when the sign is positive, reversed otherwise), with `keep` 0 for runs
-    /// that cancel in pairs between consecutive triangles and 1 for the others.
-    ///
-    /// A tessellation lists each quad's two triangles one after the other (triangles 2k and 2k + 1,
-    /// `Tessellator.triangulate`), split along either diagonal: (p, q, r) then (p, r, s), or
-    /// (p, q, s) then (q, r, s). When both have the same sign, their runs along the diagonal go
-    /// opposite ways and add nothing to its net count, so the bucket sort can leave them out: a
-    /// third of all runs. Any other pair of triangles has all its runs kept, so R is the same for
-    /// every mesh; only its cost depends on the order.
-    @inline(__always)
-    static func forEachRun(
-        triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>, _ body: (Int32, Int32, Int32) -> Void
-    ) {
-        @inline(__always) func runs(_ v: SIMD3<Int32>, _ sign: Int8, leavingOut side: Int) {
-            let k0: Int32 = side == 0 ? 0 : 1, k1: Int32 = side == 1 ? 0 : 1, k2: Int32 = side == 2 ? 0 : 1
-            if sign > 0 {
-                body(v.x, v.y, k0)
-                body(v.y, v.z, k1)
-                body(v.z, v.x, k2)
-            } else if sign < 0 {
-                body(v.y, v.x, k0)
-                body(v.z, v.y, k1)
-                body(v.x, v.z, k2)
-            }
-        }
-        let n = triangles.count
-        var t = 0
-        while t + 1 < n {
-            let v = triangles[t], w = triangles[t + 1]
-            let s = signs[t], r = signs[t + 1]
-            let paired = s != 0 && s == r
-            // v's side 2 (z → x) against w's side 0 (x → y), or v's side 1 (y → z) against w's side 2 (z → x).
-            let first = paired && v.x == w.x && v.z == w.y
-            let second = paired && v.y == w.x && v.z == w.z
-            runs(v, s, leavingOut: first ? 2 : (second ? 1 : 3))
-            runs(w, r, leavingOut: first ? 0 : (second ? 2 : 3))
-            t += 2
-        }
-        if t < n { runs(triangles[t], signs[t], leavingOut: 3) }
     }
 
     /// The bucket of the edge between vertices a and b: the smaller end when the two indices have
