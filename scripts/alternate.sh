@@ -17,7 +17,7 @@ for i in $(seq "$rounds"); do
     peer w2 >>"$log"
     "$meshgeo" bench --workload w2 --threads 1 --runs 5 --variant build --variant rays-compact >>"$log"
     peer w3 | grep -v stable >>"$log"
-    "$meshgeo" bench --workload w3 --threads 1 --runs 9 --variant depth --variant bsp3 --variant bsp3-frames >>"$log"
+    "$meshgeo" bench --workload w3 --threads 1 --runs 9 --variant depth --variant bsp3 --variant bsp3-frames --variant bsp3-order --variant bsp3-frames-order >>"$log"
     peer w4 | grep n1001 >>"$log"
     "$meshgeo" bench --workload w4 --threads 1 --runs 9 --variant n1001 --variant n1001-frames >>"$log"
     "$meshgeo" bench --workload w4 --threads 2 --runs 9 --variant n1001 --variant n1001-frames >>"$log"
@@ -44,7 +44,8 @@ for r in rounds:
     print(f"{r['at']}  W1 {ms('steps3-points@1'):.2f}/{ms('scipy'):.2f} ms {r['scipy'] / r['steps3-points@1']:.2f}x"
           f" | W2 {r['rays-compact@1']:.3f}/{r['embree']:.3f} s {r['embree'] / r['rays-compact@1']:.2f}x build {r['build@1']:.3f} s"
           f" | W3 depth {ms('depth@1'):.1f} numpy {ms('numpy'):.1f} ms, bsp3 {r['bsp3@1'] / r['depth@1']:.2f}x,"
-          f" bsp3-frames {r['bsp3-frames@1'] / r['depth@1']:.2f}x"
+          f" bsp3-frames {r['bsp3-frames@1'] / r['depth@1']:.2f}x, order {r['bsp3-order@1'] / r['depth@1']:.2f}x,"
+          f" frames order {r['bsp3-frames-order@1'] / r['depth@1']:.2f}x"
           f" | W4 {ms('n1001@1'):.1f}/{ms('banded'):.1f} ms {r['banded'] / r['n1001@1']:.2f}x,"
           f" frames {r['banded'] / r['n1001-frames@1']:.2f}x, 2 threads {r['banded'] / r['n1001@2']:.2f}x")
 PY
