@@ -160,6 +160,43 @@ import Testing
         #expect(broken == 0)
     }
 
+    /// The clusters the statistics report (groups of two or more candidates joined by overlapping
+    /// pairs) against the connected components found by a search written here.
+    @Test func clusterSizesAreTheConnectedComponentsOfThePairs() {
+        var random = TessSupport.Random(seed: 31)
+        for scene in 0..<30 {
+            let slots = 5 + scene * 40
+            let pairs = (0..<(scene * 25)).map { _ in
+                SIMD2(Int32(Int.random(in: 0..<slots, using: &random)), Int32(Int.random(in: 0..<slots, using: &random)))
+            }
+            var neighbours = [[Int]](repeating: [], count: slots)
+            for p in pairs {
+                neighbours[Int(p.x)].append(Int(p.y))
+                neighbours[Int(p.y)].append(Int(p.x))
+            }
+            var seen = [Bool](repeating: false, count: slots)
+            var count = 0, largest = 0
+            for start in 0..<slots where !seen[start] && !neighbours[start].isEmpty {
+                var stack = [start], size = 0
+                seen[start] = true
+                while let v = stack.popLast() {
+                    size += 1
+                    for w in neighbours[v] where !seen[w] {
+                        seen[w] = true
+                        stack.append(w)
+                    }
+                }
+                // A pair of a slot with itself makes no group of two.
+                if size >= 2 {
+                    count += 1
+                    largest = max(largest, size)
+                }
+            }
+            let found = DepthRankedOrder.clusterSizes(pairs)
+            #expect(found.count == count && found.largest == largest, "scene \(scene)")
+        }
+    }
+
     @Test func aDelayedRankMustNotFollowOneWhollyInFrontOfIt() {
         // Ranks 0 and 1 (slots in rank order); rank 1 drawn first, then rank 0.
         let ranked: [Int32] = [0, 1]
