@@ -345,12 +345,35 @@ import Testing
         #expect(mesh.triangleCount > 131_072)
         // Through the benchmarks' thread limit, which restores the previous one. (Another test
         // setting the limit at the same moment can only make both runs alike, never fail this.)
-        let (parallel, _) = try BenchmarkRunner.withThreads(2) {
+        let (parallel, statistics) = try BenchmarkRunner.withThreads(2) {
             try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp)
         }
         let (serial, _) = try BenchmarkRunner.withThreads(1) {
             try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp)
         }
+        #expect(statistics.depthRanked, "the ranked path, whose sweep runs by bands on two cores")
         #expect(serial.triangles == parallel.triangles)
+    }
+
+    /// The limit on overlapping pairs applies to the total over the sweep's bands: one pair fewer
+    /// than the folded ripple has gives no ranked order on one core and on two, exactly as many
+    /// gives the same order on both.
+    @Test func thePairLimitIsOnTheTotalOnAnyNumberOfCores() throws {
+        let (mesh, geometry) = try S.foldedRipple(steps: 2)
+        let pool = try SortPool(clipping: mesh, geometry: geometry)
+        let full = try #require(
+            BenchmarkRunner.withThreads(1) { DepthRankedOrder.order(screen: pool.screen, triangles: pool.triangles, limit: 1 << 30) })
+        let k = full.overlappingPairs
+        #expect(k > 1_000)
+        for limit in [k - 1, k, k / 2] {
+            let serial = BenchmarkRunner.withThreads(1) {
+                DepthRankedOrder.order(screen: pool.screen, triangles: pool.triangles, limit: limit)
+            }
+            let parallel = BenchmarkRunner.withThreads(2) {
+                DepthRankedOrder.order(screen: pool.screen, triangles: pool.triangles, limit: limit)
+            }
+            #expect((serial == nil) == (limit < k) && (parallel == nil) == (limit < k), "limit \(limit) of \(k)")
+            #expect(serial?.order == parallel?.order)
+        }
     }
 }

@@ -178,6 +178,13 @@ import Testing
         #expect(check.mismatches == 0)
         #expect(S.compare(drawn: reference, reference: reference, resolution: 300).mismatches > 100, "the input order is wrong")
 
+        // The order of `sorted(mode: .bsp)`, which lists the same triangles (points space, so
+        // its positions are the input's), with and without the mesh's pairing made beforehand.
+        let (sorted, _) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp, space: .points)
+        #expect(sorted.triangles == drawn.triangles)
+        let paired = try PainterSorter.exactOrder(mesh: mesh, geometry: geometry, topology: SortTopology(mesh: mesh))
+        #expect(paired == order)
+
         let (strips, stripGeometry) = S.cyclicStrips()
         #expect(try PainterSorter.exactOrder(mesh: strips, geometry: stripGeometry) == nil)
         // One flat sheet in perspective: its order is its own; with a corner pulled behind the

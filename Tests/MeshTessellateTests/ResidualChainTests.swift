@@ -16,15 +16,19 @@ import Testing
 
     /// Net count of every edge with a nonzero one: +1 for each run from the smaller index to the
     /// larger, −1 the other way; a triangle is run as listed when its sign is positive, reversed
-    /// when negative, not at all when 0.
-    private func reference(_ triangles: [SIMD3<Int32>], _ signs: [Int8]) -> [Edge: Int32] {
+    /// when negative, not at all when 0. A run from a vertex to itself bounds nothing and counts
+    /// for no edge.
+    private func reference(_ triangles: ArraySlice<SIMD3<Int32>>, _ signs: [Int8]) -> [Edge: Int32] {
         var net: [Edge: Int32] = [:]
-        for (t, v) in triangles.enumerated() where signs[t] != 0 {
+        for t in triangles.indices where signs[t] != 0 {
+            let v = triangles[t]
             let runs = signs[t] > 0 ? [(v.x, v.y), (v.y, v.z), (v.z, v.x)] : [(v.y, v.x), (v.z, v.y), (v.x, v.z)]
-            for (a, b) in runs { net[Edge(min(a, b), max(a, b)), default: 0] += a < b ? 1 : -1 }
+            for (a, b) in runs where a != b { net[Edge(min(a, b), max(a, b)), default: 0] += a < b ? 1 : -1 }
         }
         return net.filter { $0.value != 0 }
     }
+
+    private func reference(_ triangles: [SIMD3<Int32>], _ signs: [Int8]) -> [Edge: Int32] { reference(triangles[...], signs) }
 
     private func residual(_ triangles: [SIMD3<Int32>], _ signs: [Int8], vertexCount: Int) -> [Edge: Int32]? {
         let chain = triangles.withUnsafeBufferPointer { t in
@@ -33,7 +37,7 @@ import Testing
         guard let chain else { return nil }
         var result: [Edge: Int32] = [:]
         for e in chain {
-            #expect(e.a < e.b || (e.a == e.b), "an edge from its smaller end")
+            #expect(e.a < e.b, "an edge from its smaller end")
             #expect(result[Edge(e.a, e.b)] == nil, "each edge once")
             result[Edge(e.a, e.b)] = e.weight
         }
@@ -59,7 +63,7 @@ import Testing
     /// Net counts over the given runs, as `reference` counts them.
     private func net(_ runs: [SIMD2<Int32>]) -> [Edge: Int32] {
         var net: [Edge: Int32] = [:]
-        for r in runs { net[Edge(min(r.x, r.y), max(r.x, r.y)), default: 0] += r.x < r.y ? 1 : -1 }
+        for r in runs where r.x != r.y { net[Edge(min(r.x, r.y), max(r.x, r.y)), default: 0] += r.x < r.y ? 1 : -1 }
         return net.filter { $0.value != 0 }
     }
 
@@ -100,6 +104,7 @@ import Testing
         // Seen from −z (every sign −1), each border count is negated.
         let back = [Int8](repeating: -1, count: triangles.count)
         #expect(try #require(residual(triangles, back, vertexCount: vertexCount)) == found.mapValues { -$0 })
+        #expect(kept(triangles, back).runs.count == 2 * (columns + rows))
     }
 
     @Test("folds, edge-on triangles, broken pairs, shuffles and extra sheets: R matches the net counts")
@@ -199,5 +204,89 @@ import Testing
             #expect(net(runs) == reference(triangles, signs), "scene \(scene)")
             #expect(try #require(residual(triangles, signs, vertexCount: vertexCount)) == reference(triangles, signs), "scene \(scene)")
         }
+    }
+
+    /// `keptRuns` over any stretch of pairs with any stride: grids listed quad by quad, the same
+    /// with corners repeated (triangles without area that still have a sign), and quads over a
+    /// few vertices; signs ±1 and 0. The runs kept add up to the net counts of the stretch's own
+    /// triangles, and nothing is written past 3 × those triangles.
+    @Test("keptRuns over any stretch and stride keeps the net counts and its room")
+    func keptRunsOverAnyStretch() {
+        var random = TessSupport.Random(seed: 4_242)
+        for scene in 0..<600 {
+            let columns = Int.random(in: 1...7, using: &random), rows = Int.random(in: 1...6, using: &random)
+            var triangles: [SIMD3<Int32>] = []
+            if scene % 3 == 2 {
+                for _ in 0..<Int.random(in: 1...40, using: &random) {
+                    let c = (0..<4).map { _ in Int32(Int.random(in: 0..<5, using: &random)) }
+                    triangles +=
+                        Bool.random(using: &random)
+                        ? [SIMD3(c[0], c[1], c[2]), SIMD3(c[0], c[2], c[3])] : [SIMD3(c[0], c[1], c[3]), SIMD3(c[1], c[2], c[3])]
+                }
+            } else {
+                triangles = grid(columns: columns, rows: rows, random: &random).flatMap { $0 }
+                if scene % 3 == 1 {
+                    for k in triangles.indices where Int.random(in: 0..<10, using: &random) == 0 { triangles[k].y = triangles[k].x }
+                }
+            }
+            if Bool.random(using: &random) { triangles.removeLast() }
+            guard !triangles.isEmpty else { continue }
+            let signs: [Int8] =
+                Bool.random(using: &random)
+                ? [Int8](repeating: 1, count: triangles.count)
+                : triangles.map { _ in [1, 1, 1, -1, -1, 0][Int.random(in: 0..<6, using: &random)] }
+            let pairCount = (triangles.count + 1) / 2
+            for stride in [0, 1, 2, 3, columns, columns + 1, Int.random(in: 0...12, using: &random)] {
+                var cuts =
+                    [0, pairCount] + (0..<Int.random(in: 0...3, using: &random)).map { _ in Int.random(in: 0...pairCount, using: &random) }
+                cuts.sort()
+                for k in 0..<(cuts.count - 1) {
+                    let pairs = cuts[k]..<cuts[k + 1]
+                    let stretch = min(2 * pairs.lowerBound, triangles.count)..<min(2 * pairs.upperBound, triangles.count)
+                    let marker: UInt64 = 0xDEAD_BEEF
+                    var room = [UInt64](repeating: marker, count: 3 * stretch.count + 8)
+                    let count = triangles.withUnsafeBufferPointer { t in
+                        signs.withUnsafeBufferPointer { g in
+                            room.withUnsafeMutableBufferPointer { out in
+                                ScreenCoverage.keptRuns(
+                                    triangles: t, signs: g, pairs: pairs, stride: stride,
+                                    into: UnsafeMutableBufferPointer(rebasing: out[0..<3 * stretch.count]))
+                            }
+                        }
+                    }
+                    #expect(count <= 3 * stretch.count && room[(3 * stretch.count)...].allSatisfy { $0 == marker }, "scene \(scene)")
+                    let runs = room[0..<count].map { SIMD2(Int32(truncatingIfNeeded: $0 >> 32), Int32(truncatingIfNeeded: $0)) }
+                    #expect(net(runs) == reference(triangles[stretch], signs), "scene \(scene), stride \(stride), pairs \(pairs)")
+                }
+            }
+        }
+    }
+
+    /// A grid listed quad by quad, large enough for two parts on two cores and not shuffled, so
+    /// the left and lower neighbours cancel within each part and the parts meet inside a row.
+    @Test("a listed grid of 72,000 triangles on two cores: the same R as on one, the net counts")
+    func listedGridOnTwoCores() throws {
+        var random = TessSupport.Random(seed: 5)
+        let (columns, rows) = (301, 120)
+        var triangles = grid(columns: columns, rows: rows, random: &random).flatMap { $0 }
+        triangles.removeLast()
+        var signs = [Int8](repeating: 1, count: triangles.count)
+        for k in Swift.stride(from: 0, to: signs.count, by: 997) { signs[k] = -1 }
+        for k in Swift.stride(from: 5, to: signs.count, by: 1_301) { signs[k] = 0 }
+        let vertexCount = (columns + 1) * (rows + 1)
+        #expect(kept(triangles, signs).stride == columns)
+        let chain = { () -> [SIMD3<Int32>]? in
+            triangles.withUnsafeBufferPointer { t in
+                signs.withUnsafeBufferPointer { g in
+                    ScreenCoverage.residualChain(vertexCount: vertexCount, triangles: t, signs: g)?.map { SIMD3($0.a, $0.b, $0.weight) }
+                }
+            }
+        }
+        let serial = BenchmarkRunner.withThreads(1) { chain() }
+        let parallel = try #require(BenchmarkRunner.withThreads(2) { chain() })
+        #expect(serial == parallel)
+        var found: [Edge: Int32] = [:]
+        for e in parallel { found[Edge(e.x, e.y)] = e.z }
+        #expect(found == reference(triangles, signs))
     }
 }

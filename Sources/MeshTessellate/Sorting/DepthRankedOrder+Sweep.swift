@@ -20,9 +20,12 @@ extension DepthRankedOrder {
     ///
     /// The rows are cut into bands of about equal entries, swept on all cores, and the bands'
     /// findings joined in row order: the same pairs, in the same order, as one sweep of all rows,
-    /// so the order made from them does not depend on the cores. The limits apply to the totals
-    /// (a band stops early once its own share passes them, and so do the others once one band
-    /// has failed). Nil when the rank order cannot be kept or the limits are passed.
+    /// so the order made from them does not depend on the cores. The limits apply to the totals,
+    /// which the bands add to as they go (after each batch of pairs, and every 65,536 pairs looked
+    /// at): a band stops once a total passes its limit or another band has failed, so the pairs
+    /// kept never grow much past the limit however many bands run. Any stop means the totals of
+    /// a whole sweep would pass too, so the answer (nil) is the same on any number of cores. Nil
+    /// when the rank order cannot be kept or the limits are passed.
     static func sweep(
         columns nx: Int, rows ny: Int, start: UnsafeBufferPointer<Int32>, entries: UnsafeBufferPointer<Entry>,
         pairData: UnsafeBufferPointer<PairData>, screen s: UnsafeBufferPointer<Point3D>, limit: Int, lookLimit: Int
@@ -43,6 +46,7 @@ extension DepthRankedOrder {
             }
         }
         let failed = Atomic<Bool>(false)
+        let totals = SweepTotals()
         var outcomes = [BandOutcome](repeating: BandOutcome(), count: bandCount)
         outcomes.withUnsafeMutableBufferPointer { outcomes in
             guard let base = outcomes.baseAddress else { return }
@@ -51,7 +55,7 @@ extension DepthRankedOrder {
                 for b in bands {
                     let outcome = sweep(
                         rows: firstRows[b]..<firstRows[b + 1], columns: nx, start: start, entries: entries, pairData: pairData,
-                        screen: s, limit: limit, lookLimit: lookLimit, failed: failed)
+                        screen: s, limit: limit, lookLimit: lookLimit, failed: failed, totals: totals)
                     if !outcome.valid { failed.store(true, ordering: .relaxed) }
                     out.base[b] = outcome
                 }
@@ -69,15 +73,23 @@ extension DepthRankedOrder {
         return joined
     }
 
+    /// The overlapping pairs found and the pairs looked at by all bands so far.
+    final class SweepTotals: Sendable {
+        let overlaps = Atomic<Int>(0)
+        let looked = Atomic<Int>(0)
+    }
+
     /// One band's sweep (see `sweep(columns:rows:start:entries:pairData:screen:limit:lookLimit:)`).
-    /// Stops (not valid) at a pair the rank order cannot keep, past the limits, or once `failed`
-    /// is set by another band.
+    /// Stops (not valid) at a pair the rank order cannot keep, past the limits (its own counts or
+    /// the totals), or once `failed` is set by another band.
     private static func sweep(
         rows: Range<Int>, columns nx: Int, start: UnsafeBufferPointer<Int32>, entries: UnsafeBufferPointer<Entry>,
         pairData: UnsafeBufferPointer<PairData>, screen s: UnsafeBufferPointer<Point3D>, limit: Int, lookLimit: Int,
-        failed: borrowing Atomic<Bool>
+        failed: borrowing Atomic<Bool>, totals: SweepTotals
     ) -> BandOutcome {
         var outcome = BandOutcome()
+        // The pairs looked at already added to the total.
+        var lookedAdded = 0
         guard let pairBase = pairData.baseAddress, let screenBase = s.baseAddress else { return outcome }
         // The pairs that pass the filters on the entries (boxes meet, in this cell) are tested in
         // batches, in the sweep's order: their pair data and corners are scattered reads, which a
@@ -93,6 +105,7 @@ extension DepthRankedOrder {
             /// a few pairs ahead to ask for the corners.
             func drain() -> Bool {
                 defer { batchCount = 0 }
+                let overlapsBefore = outcome.overlaps.count
                 var kept = 0
                 for k in 0..<batchCount {
                     if k + 16 < batchCount {
@@ -138,7 +151,8 @@ extension DepthRankedOrder {
                     outcome.overlaps.append(SIMD2(si, sj))
                     if outcome.overlaps.count > limit { return false }
                 }
-                return true
+                let added = outcome.overlaps.count - overlapsBefore
+                return added == 0 || totals.overlaps.wrappingAdd(added, ordering: .relaxed).newValue <= limit
             }
             for cy in rows {
                 // Another band has failed: the caller takes the general path whatever this finds.
@@ -156,6 +170,14 @@ extension DepthRankedOrder {
                         if outcome.looked > lookLimit {
                             outcome.valid = false
                             return outcome
+                        }
+                        if outcome.looked - lookedAdded >= 65_536 {
+                            let total = totals.looked.wrappingAdd(outcome.looked - lookedAdded, ordering: .relaxed).newValue
+                            lookedAdded = outcome.looked
+                            if total > lookLimit {
+                                outcome.valid = false
+                                return outcome
+                            }
                         }
                         // By rank, so by least depth: past zmax(p) every later one is behind nothing of p.
                         while q < end, entries[q].depth.x <= top {

@@ -10,26 +10,25 @@ public extension PainterSorter {
     /// `order.map { mesh.triangles[Int($0)] }`. Returns `nil` when that sort has to make new
     /// triangles: a triangle with a corner at or behind the eye (clipped first), or a cycle or
     /// crossing that only splitting can draw right; `sorted(mesh:geometry:mode: .bsp)` does both.
-    /// `topology` is the mesh's edge pairing made beforehand (see `sorted`).
+    /// `topology` is the mesh's edge pairing made beforehand (see `sorted`). It makes no BSP tree
+    /// (so no triangle budget applies): where one would be needed it stops and returns `nil`.
     ///
-    /// Throws as `sorted(mesh:geometry:mode:space:maximumTriangles:topology:)` does.
-    static func exactOrder(
-        mesh: TriangleMesh, geometry: LayerGeometry, maximumTriangles: Int = TessellationOptions.defaultMaximumTriangles,
-        topology: SortTopology? = nil
-    ) throws -> [Int32]? {
+    /// Throws `.unsupported` unless `mesh` is in points space, and `.indexOutOfRange` or
+    /// `.incompatible` for a mesh that names vertices it does not have, as `sorted` does.
+    static func exactOrder(mesh: TriangleMesh, geometry: LayerGeometry, topology: SortTopology? = nil) throws -> [Int32]? {
         guard mesh.space == .points else {
             throw MeshError(.unsupported, path: "", "the painter's sort needs a points-space mesh, not \(mesh.space.rawValue) space")
         }
-        var pool = try SortPool(clipping: mesh, geometry: geometry)
+        let pool = try SortPool(clipping: mesh, geometry: geometry)
         // Clipping keeps a triangle, drops it, or cuts it at new vertices: with no new vertex and
         // as many triangles, every one was kept, in order.
         guard pool.points.count == mesh.vertexCount, pool.triangles.count == mesh.triangleCount else { return nil }
         var statistics = SortStatistics(
             inputTriangles: mesh.triangleCount, clippedTriangles: mesh.triangleCount, outputTriangles: mesh.triangleCount,
             overlapClusters: 0, largestCluster: 0)
-        let order = try exactOrder(pool: &pool, statistics: &statistics, budget: maximumTriangles, topology: topology)
-        // Splits add triangles (pieces) to the pool.
-        guard pool.triangles.count == mesh.triangleCount, order.count == mesh.triangleCount else { return nil }
+        guard case .ordered(let order) = wholeTriangleOrder(pool: pool, statistics: &statistics, topology: topology) else {
+            return nil
+        }
         return order
     }
 }
@@ -57,6 +56,40 @@ extension PainterSorter {
     static func exactOrder(
         pool: inout SortPool, statistics: inout SortStatistics, budget: Int, pairLimit: Int? = nil, topology: SortTopology? = nil
     ) throws -> [Int32] {
+        switch wholeTriangleOrder(pool: pool, statistics: &statistics, pairLimit: pairLimit, topology: topology) {
+        case .ordered(let order):
+            return order
+        case .tooManyPairs:
+            return try clusterOrder(pool: &pool, statistics: &statistics, budget: budget)
+        case .cyclic(let graph, let component, let members):
+            var drawn: [[Int32]] = []
+            drawn.reserveCapacity(members.count)
+            for group in members {
+                statistics.splitGroups += 1
+                statistics.largestSplitGroup = max(statistics.largestSplitGroup, group.count)
+                let tree = try ScreenBSP(cluster: group, pool: &pool, budget: budget)
+                drawn.append(tree.drawOrder())
+            }
+            return graph.order(component: component, members: members, drawn: drawn)
+        }
+    }
+
+    /// How far whole triangles go: an order of them all, or the groups that only splitting draws
+    /// right, or too many overlapping pairs to keep.
+    enum WholeTriangleOrder {
+        case ordered([Int32])
+        /// The occlusion graph with its strongly connected components (`component` of each
+        /// triangle, −1 for none) and their members: each group needs a BSP tree.
+        case cyclic(OcclusionGraph, component: [Int32], members: [[Int32]])
+        case tooManyPairs
+    }
+
+    /// The part of `exactOrder(pool:statistics:budget:pairLimit:topology:)` that orders whole
+    /// triangles (the ranked path, else every overlapping pair and the graph's cycles), with its
+    /// statistics; it splits nothing.
+    static func wholeTriangleOrder(
+        pool: SortPool, statistics: inout SortStatistics, pairLimit: Int? = nil, topology: SortTopology? = nil
+    ) -> WholeTriangleOrder {
         let count = pool.triangles.count
         // Each crossing pair is two edges of the occlusion graph, whose offsets are Int32.
         let limit = min(pairLimit ?? max(1 << 20, 16 * count), (Int(Int32.max) - 2) / 2)
@@ -68,10 +101,10 @@ extension PainterSorter {
             statistics.overlapClusters = ranked.clusters
             statistics.largestCluster = ranked.largestCluster
             statistics.overlappingPairs = ranked.overlappingPairs
-            return ranked.order
+            return .ordered(ranked.order)
         }
         guard let occlusions = ScreenPairs.occlusions(screen: pool.screen, triangles: pool.triangles, limit: limit) else {
-            return try clusterOrder(pool: &pool, statistics: &statistics, budget: budget)
+            return .tooManyPairs
         }
         statistics.overlapClusters = occlusions.clusters
         statistics.largestCluster = occlusions.largestCluster
@@ -79,15 +112,8 @@ extension PainterSorter {
         statistics.crossingPairs = occlusions.crossingPairs
         let graph = OcclusionGraph(count: count, back: occlusions.back, front: occlusions.front)
         let (component, members) = graph.cyclicComponents()
-        var drawn: [[Int32]] = []
-        drawn.reserveCapacity(members.count)
-        for group in members {
-            statistics.splitGroups += 1
-            statistics.largestSplitGroup = max(statistics.largestSplitGroup, group.count)
-            let tree = try ScreenBSP(cluster: group, pool: &pool, budget: budget)
-            drawn.append(tree.drawOrder())
-        }
-        return graph.order(component: component, members: members, drawn: drawn)
+        guard !members.isEmpty else { return .ordered(graph.order(component: component, members: members, drawn: [])) }
+        return .cyclic(graph, component: component, members: members)
     }
 
     /// The fallback: triangles that overlap nobody on screen keep their place; each cluster of

@@ -26,10 +26,10 @@ extension ScreenCoverage {
     /// triangles of `pairs` (triangles 2k and 2k + 1 for k in `pairs`, the last one alone when the
     /// count is odd).
     ///
-    /// Matching any run against any run waiting cost more: searches that stopped at the first
-    /// match mispredicted a few times a pair, and sixteen side pairs compared as vectors took
-    /// about 30 cycles a quad; the two side pairs a tessellation's layout implies cost a few
-    /// compares.
+    /// Matching more generally cost more than it saved: searching the runs waiting for each run's
+    /// reverse mispredicted a few times a pair, and comparing all sixteen pairs of two quads'
+    /// sides took about 30 cycles a quad; the two side pairs a tessellation's layout implies cost
+    /// a few compares.
     static func keptRuns(
         triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>, pairs: Range<Int>, stride: Int,
         into out: UnsafeMutableBufferPointer<UInt64>
@@ -39,7 +39,7 @@ extension ScreenCoverage {
         let ring = vertical ? stride + 1 : 2
         // Plain pointers and a writer struct: captured by closures, the counters were checked
         // for exclusive access at run time on every write.
-        var writer = RunWriter(base: base)
+        var writer = RunWriter(base: base, capacity: out.count)
         let waiting = UnsafeMutablePointer<Quad>.allocate(capacity: ring)
         waiting.initialize(repeating: Quad(), count: ring)
         defer { waiting.deallocate() }
@@ -95,8 +95,12 @@ extension ScreenCoverage {
         let base: UnsafeMutablePointer<UInt64>
         var count = 0
 
+        /// Room for the runs written (3 × the triangles), checked in debug builds.
+        let capacity: Int
+
         @inline(__always)
         mutating func keep(_ a: Int32, _ b: Int32) {
+            assert(count < capacity, "keptRuns: more runs than the triangles have")
             base[count] = UInt64(UInt32(bitPattern: a)) << 32 | UInt64(UInt32(bitPattern: b))
             count &+= 1
         }
@@ -170,7 +174,9 @@ extension ScreenCoverage {
                 reverses.append(reversed(code))
                 return false
             }
-            for d in 2...reach where p + d < pairCount && anyRun(p + d, { reverses.contains($0) }) {
+            let farthest = Swift.min(reach, pairCount - 1 - p)
+            guard farthest >= 2 else { continue }
+            for d in 2...farthest where anyRun(p + d, { reverses.contains($0) }) {
                 votes[d, default: 0] += 1
                 break
             }
@@ -184,17 +190,4 @@ extension ScreenCoverage {
     /// The run b → a for the run a → b.
     @inline(__always)
     static func reversed(_ code: UInt64) -> UInt64 { code << 32 | code >> 32 }
-}
-
-extension SIMD4 where Scalar == Int32 {
-    /// Lane i of the result is lane i + k of this (indices modulo 4).
-    @inline(__always)
-    func rotated(_ k: Int) -> SIMD4<Int32> {
-        switch k & 3 {
-        case 0: self
-        case 1: SIMD4(y, z, w, x)
-        case 2: SIMD4(z, w, x, y)
-        default: SIMD4(w, x, y, z)
-        }
-    }
 }

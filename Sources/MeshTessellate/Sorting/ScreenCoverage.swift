@@ -363,7 +363,8 @@ enum ScreenCoverage {
     /// count (runs a → b minus runs b → a), triangles run counterclockwise on screen. The runs
     /// that neighbours in the listing cancel are taken out first (`keptRuns`); the others are
     /// bucketed by one of their ends (a counting sort, see `bucket`), each bucket sorted by the
-    /// other end. nil when there are too many edges for the codes.
+    /// other end. nil when there are too many edges for the codes. R holds no edge from a vertex to
+    /// itself.
     ///
     /// On all cores, as a parallel counting sort: each part of the triangles finds and counts its
     /// runs per bucket on its own, the offsets then give each part its own stretch of every
@@ -377,7 +378,9 @@ enum ScreenCoverage {
         let n = triangles.count
         guard 3 * n < Int(Int32.max), vertexCount < Int(Int32.max) / 2 else { return nil }
         let cores = ProcessInfoCores.count
-        let parts = cores > 1 && n >= 65_536 ? cores : 1
+        // Each part has offsets for every vertex: not for a mesh with far more vertices than
+        // triangles use (unused ones cost memory on every part).
+        let parts = cores > 1 && n >= 65_536 && vertexCount <= 4 * n ? cores : 1
         // Part p's pairs of triangles (2k and 2k + 1), and where its kept runs go (room for all its runs).
         let pairCount = (n + 1) / 2
         @inline(__always) func pairs(_ p: Int) -> Range<Int> { pairCount * p / parts..<pairCount * (p + 1) / parts }
@@ -504,7 +507,9 @@ enum ScreenCoverage {
                     net += codes[i] & 1 == 1 ? 1 : -1
                     i += 1
                 }
-                if net != 0 { residual.append((min(Int32(v), Int32(other)), max(Int32(v), Int32(other)), net)) }
+                // A run from a vertex to itself bounds nothing (its triangle has no area: sign 0 from
+                // `screenSigns`; `SortTopology` leaves such sides out too).
+                if net != 0, Int(other) != v { residual.append((min(Int32(v), Int32(other)), max(Int32(v), Int32(other)), net)) }
             }
         }
         return residual
