@@ -47,19 +47,12 @@ extension DepthRankedOrder {
         }
         let failed = Atomic<Bool>(false)
         let totals = SweepTotals()
-        var outcomes = [BandOutcome](repeating: BandOutcome(), count: bandCount)
-        outcomes.withUnsafeMutableBufferPointer { outcomes in
-            guard let base = outcomes.baseAddress else { return }
-            let out = SharedMutableBuffer(base: base)
-            parallelChunks(bandCount, minimumChunk: 1) { bands in
-                for b in bands {
-                    let outcome = sweep(
-                        rows: firstRows[b]..<firstRows[b + 1], columns: nx, start: start, entries: entries, pairData: pairData,
-                        screen: s, limit: limit, lookLimit: lookLimit, failed: failed, totals: totals)
-                    if !outcome.valid { failed.store(true, ordering: .relaxed) }
-                    out.base[b] = outcome
-                }
-            }
+        let outcomes = parallelParts(bandCount) { b in
+            let outcome = sweep(
+                rows: firstRows[b]..<firstRows[b + 1], columns: nx, start: start, entries: entries, pairData: pairData,
+                screen: s, limit: limit, lookLimit: lookLimit, failed: failed, totals: totals)
+            if !outcome.valid { failed.store(true, ordering: .relaxed) }
+            return outcome
         }
         guard !failed.load(ordering: .relaxed) else { return nil }
         var joined = BandOutcome()
@@ -137,16 +130,12 @@ extension DepthRankedOrder {
                     let si = batch[k].x, sj = batch[k].y
                     let di = pairData[Int(si)], dj = pairData[Int(sj)]
                     let signs = (Double(di.corners.w), Double(dj.corners.w))
-                    switch ScreenPairs.relation(di.triangle, dj.triangle, s, signs: signs) {
-                    case .apart: continue
-                    case .level: break
-                    case .secondInFront:
-                        outcome.back.append(si)
-                        outcome.front.append(sj)
-                    case .firstInFront:
-                        outcome.back.append(sj)
-                        outcome.front.append(si)
-                    case .crossing: return false
+                    let relation = ScreenPairs.relation(di.triangle, dj.triangle, s, signs: signs)
+                    if relation == .apart { continue }
+                    if relation == .crossing { return false }
+                    if let (back, front) = relation.backAndFront(si, sj) {
+                        outcome.back.append(back)
+                        outcome.front.append(front)
                     }
                     outcome.overlaps.append(SIMD2(si, sj))
                     if outcome.overlaps.count > limit { return false }

@@ -195,23 +195,10 @@ enum DepthRankedOrder {
             // m nodes): the others are in no cycle, and in the order (lowest free rank first) each
             // comes as soon as it is below the lowest free rank with edges, which is the next one
             // in their own order; so the order is the two merged.
-            var touched = back + front
-            touched.sort()
-            var unique = 0
-            for k in touched.indices where k == 0 || touched[k] != touched[k - 1] {
-                touched[unique] = touched[k]
-                unique += 1
-            }
-            touched.removeLast(touched.count - unique)
-            @inline(__always) func compact(_ rank: Int32) -> Int32 {
-                var (lower, upper) = (0, touched.count)
-                while lower < upper {
-                    let middle = (lower + upper) / 2
-                    if touched[middle] < rank { lower = middle + 1 } else { upper = middle }
-                }
-                return Int32(lower)
-            }
-            let graph = OcclusionGraph(count: touched.count, back: back.map(compact), front: front.map(compact))
+            let renumbering = Renumbering(back + front)
+            let touched = renumbering.values
+            let graph = OcclusionGraph(
+                count: touched.count, back: back.map(renumbering.number(of:)), front: front.map(renumbering.number(of:)))
             let (component, cycles) = graph.cyclicComponents()
             guard cycles.isEmpty else { return nil }
             var ranks = [Int32]()
@@ -268,24 +255,9 @@ enum DepthRankedOrder {
     /// slots in some pair alone, renumbered (a few thousand of W3's 175,000 candidates, whose
     /// union-find over every slot took about a millisecond of fresh arrays).
     static func clusterSizes(_ pairs: [SIMD2<Int32>]) -> (count: Int, largest: Int) {
-        var slots = pairs.flatMap { [$0.x, $0.y] }
-        slots.sort()
-        var unique = 0
-        for k in slots.indices where k == 0 || slots[k] != slots[k - 1] {
-            slots[unique] = slots[k]
-            unique += 1
-        }
-        slots.removeLast(slots.count - unique)
-        @inline(__always) func compact(_ slot: Int32) -> Int32 {
-            var (lower, upper) = (0, slots.count)
-            while lower < upper {
-                let middle = (lower + upper) / 2
-                if slots[middle] < slot { lower = middle + 1 } else { upper = middle }
-            }
-            return Int32(lower)
-        }
+        let slots = Renumbering(pairs.map(\.x) + pairs.map(\.y))
         var clusters = UnionFind(count: slots.count)
-        for pair in pairs { clusters.union(compact(pair.x), compact(pair.y)) }
+        for pair in pairs { clusters.union(slots.number(of: pair.x), slots.number(of: pair.y)) }
         return clusters.groups()
     }
 

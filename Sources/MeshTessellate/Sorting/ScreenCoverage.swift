@@ -400,20 +400,13 @@ enum ScreenCoverage {
         let codes = scratch.buffer(of: UInt32.self, count: 3 * n, at: codesAt)
         let keptRoom = (0..<parts).map { scratch.buffer(of: UInt64.self, count: room($0), at: keptAt[$0]) }
         // The runs kept, counted. Wrapping adds: a count is at most 3n, below Int32.max (checked above).
-        var keptCounts = [Int](repeating: 0, count: parts)
-        keptCounts.withUnsafeMutableBufferPointer { keptCounts in
-            guard let base = keptCounts.baseAddress else { return }
-            let out = SharedMutableBuffer(base: base)
-            parallelChunks(parts, minimumChunk: 1) { chunk in
-                for p in chunk {
-                    let count = keptRuns(triangles: triangles, signs: signs, pairs: pairs(p), stride: stride, into: keptRoom[p])
-                    out.base[p] = count
-                    let counts = offsets[p]
-                    for code in keptRoom[p][0..<count] {
-                        counts[bucket(Int32(truncatingIfNeeded: code >> 32), Int32(truncatingIfNeeded: code))] &+= 1
-                    }
-                }
+        let keptCounts = parallelParts(parts) { p in
+            let count = keptRuns(triangles: triangles, signs: signs, pairs: pairs(p), stride: stride, into: keptRoom[p])
+            let counts = offsets[p]
+            for code in keptRoom[p][0..<count] {
+                counts[bucket(Int32(truncatingIfNeeded: code >> 32), Int32(truncatingIfNeeded: code))] &+= 1
             }
+            return count
         }
         // Bucket v is codes[offsets[0][v]..<offsets[0][v + 1]] once filled, part p's stretch of it
         // ending at offsets[p][v] (filled downward from there).
@@ -450,15 +443,8 @@ enum ScreenCoverage {
         }
         // Settles the buckets by ranges of vertices, joined in order.
         let starts = UnsafeBufferPointer(offsets[0])
-        var found = [[(a: Int32, b: Int32, weight: Int32)]](repeating: [], count: parts)
-        found.withUnsafeMutableBufferPointer { found in
-            guard let base = found.baseAddress else { return }
-            let out = SharedMutableBuffer(base: base)
-            parallelChunks(parts, minimumChunk: 1) { chunk in
-                for p in chunk {
-                    out.base[p] = settle(vertexCount * p / parts..<vertexCount * (p + 1) / parts, starts: starts, codes: codes)
-                }
-            }
+        let found = parallelParts(parts) { p in
+            settle(vertexCount * p / parts..<vertexCount * (p + 1) / parts, starts: starts, codes: codes)
         }
         return parts == 1 ? found[0] : Array(found.joined())
     }

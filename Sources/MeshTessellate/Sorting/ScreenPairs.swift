@@ -32,7 +32,20 @@ struct ScreenOcclusions: Sendable {
 /// whole overlap, and that decides the pair; values within 1e-12 × the pair's size of zero count as
 /// zero (shared corners and edges give zero up to rounding).
 enum ScreenPairs {
-    enum Relation { case apart, level, firstInFront, secondInFront, crossing }
+    enum Relation {
+        case apart, level, firstInFront, secondInFront, crossing
+
+        /// The edge "back before front" of the occlusion graph for the pair (i, j) that this
+        /// relation describes, when it orders them one way (nil for apart, level and crossing).
+        @inline(__always)
+        func backAndFront(_ i: Int32, _ j: Int32) -> (back: Int32, front: Int32)? {
+            switch self {
+            case .firstInFront: (j, i)
+            case .secondInFront: (i, j)
+            case .apart, .level, .crossing: nil
+            }
+        }
+    }
 
     /// The occlusions of `triangles`, or nil when more than `limit` pairs overlap (the caller then
     /// falls back to a sort whose memory does not grow with the pairs).
@@ -192,20 +205,14 @@ enum ScreenPairs {
                                                         if relation == .apart { continue }
                                                         found.overlappingPairs += 1
                                                         let (a, b) = (Int32(i), Int32(j))
-                                                        switch relation {
-                                                        case .apart, .level: break
-                                                        case .firstInFront:
-                                                            found.back.append(b)
-                                                            found.front.append(a)
-                                                        case .secondInFront:
-                                                            found.back.append(a)
-                                                            found.front.append(b)
-                                                        case .crossing:
+                                                        if let (back, front) = relation.backAndFront(a, b) {
+                                                            found.back.append(back)
+                                                            found.front.append(front)
+                                                        } else if relation == .crossing {
+                                                            // Tied both ways: no order of the whole triangles draws them right.
                                                             found.crossingPairs += 1
-                                                            found.back.append(a)
-                                                            found.front.append(b)
-                                                            found.back.append(b)
-                                                            found.front.append(a)
+                                                            found.back += [a, b]
+                                                            found.front += [b, a]
                                                         }
                                                         clusters.union(Int32(si), Int32(sj))
                                                         if found.overlappingPairs > limit { return nil }

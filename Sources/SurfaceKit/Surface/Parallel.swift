@@ -23,6 +23,20 @@ package func parallelChunks(_ count: Int, minimumChunk: Int = 16_384, _ body: (R
     }
 }
 
+/// `body(0)`, …, `body(count − 1)`, each part on its own (on all cores when there are several),
+/// the results in part order: for work cut into a few parts that each make their own result.
+package func parallelParts<Result>(_ count: Int, _ body: (Int) -> Result) -> [Result] {
+    [Result](unsafeUninitializedCapacity: count) { results, initialized in
+        guard let base = results.baseAddress else { return }
+        // Each part initializes only its own slot, so the parts do not race.
+        let out = SharedMutableBuffer(base: base)
+        parallelChunks(count, minimumChunk: 1) { parts in
+            for part in parts { (out.base + part).initialize(to: body(part)) }
+        }
+        initialized = count
+    }
+}
+
 package enum ProcessInfoCores {
     /// The cores the parallel helpers use: the active processors, or fewer while
     /// ``threadLimit`` is set (benchmarks measure one thread this way).
