@@ -80,6 +80,8 @@ enum ScreenCoverage {
         // A bit per cell, rows rounded up to whole bytes, 8 bytes of slack for unaligned reads.
         let rowBytes = (nx + 7) / 8
         let attentionAt = layout.reserve(UInt8.self, count: rowBytes * ny + 8)
+        // The same for the cells that a segment's box meets alone.
+        let segmentBitsAt = layout.reserve(UInt8.self, count: rowBytes * ny + 8)
         // A bit per vertex: the ends of R's segments.
         let residualVerticesAt = layout.reserve(UInt8.self, count: (vertexCount + 7) / 8)
         let scratch = SortScratch(bytes: layout.bytes, zeroed: true)
@@ -110,22 +112,31 @@ enum ScreenCoverage {
         // or a clear one covered other than once. A triangle whose box has none of these bits is
         // covered once everywhere and overlaps nothing: one read per row of a table small enough
         // for the L2 cache (80 KB on W3, against 2.5 MB for the cells' offsets and as much for
-        // the winding numbers), and most triangles need nothing else.
+        // the winding numbers), and most triangles need nothing else. A second table has the bits
+        // of the cells with segments alone: a box with none of those is clear, all its cells
+        // covered as often (R meets none of them, and they are connected), which one read a row
+        // of it tells instead of two reads a row of the offsets.
         let attention = scratch.buffer(of: UInt8.self, count: rowBytes * ny + 8, at: attentionAt)
+        let segmentBits = scratch.buffer(of: UInt8.self, count: rowBytes * ny + 8, at: segmentBitsAt)
         bins.start.withUnsafeBufferPointer { start in
             for y in 0..<ny {
                 var right: Int32 = 0
                 for x in stride(from: nx - 1, through: 0, by: -1) {
                     let here = winding[y * nx + x]
                     winding[y * nx + x] = right
-                    if start[y * nx + x] != start[y * nx + x + 1] || right != 1 {
-                        attention[y * rowBytes + x >> 3] |= 1 << UInt8(x & 7)
+                    let bit: UInt8 = 1 << UInt8(x & 7)
+                    if start[y * nx + x] != start[y * nx + x + 1] {
+                        attention[y * rowBytes + x >> 3] |= bit
+                        segmentBits[y * rowBytes + x >> 3] |= bit
+                    } else if right != 1 {
+                        attention[y * rowBytes + x >> 3] |= bit
                     }
                     right &+= here
                 }
             }
         }
         let attentionBits = UnsafeRawPointer(scratch.base + attentionAt)
+        let segmentCellBits = UnsafeRawPointer(scratch.base + segmentBitsAt)
         let residualBits = scratch.buffer(of: UInt8.self, count: (vertexCount + 7) / 8, at: residualVerticesAt)
         for s in residual {
             residualBits[Int(s.a) >> 3] |= 1 << UInt8(s.a & 7)
@@ -185,32 +196,69 @@ enum ScreenCoverage {
                             let x0 = Int(box.lower.x), x1 = Int(box.upper.x), y0 = Int(box.lower.y), y1 = Int(box.upper.y)
                             budget -= y1 - y0 + 1
                             if quiet(box.lower, box.upper) { return 1 }
-                            var clear = true
-                            for y in y0...y1 where start[y * nx + x0] != start[y * nx + x1 + 1] {
-                                clear = false
-                                break
-                            }
                             // Cells R does not meet (inside R's bounds, which hold every covered point).
-                            if clear { return winding[y0 * nx + x0] }
+                            if clear(box.lower, box.upper) { return winding[y0 * nx + x0] }
                             let a = screen[Int(c.x)], b = screen[Int(c.y)], d = screen[Int(c.z)]
-                            let mnx = min(a.x, b.x, d.x), mxx = max(a.x, b.x, d.x)
-                            let mny = min(a.y, b.y, d.y), mxy = max(a.y, b.y, d.y)
+                            let bounds = SIMD4(min(a.x, b.x, d.x), min(a.y, b.y, d.y), max(a.x, b.x, d.x), max(a.y, b.y, d.y))
                             // Outside R's bounds (only by rounding: R encloses everything covered).
-                            guard mnx >= low.x, mxx <= high.x, mny >= low.y, mxy <= high.y else { return nil }
+                            guard inside(bounds) else { return nil }
+                            let lines = EdgeLines(a, b, d)
                             for y in y0...y1 {
                                 budget -= Int(start[y * nx + x1 + 1] - start[y * nx + x0])
                                 for m in Int(start[y * nx + x0])..<Int(start[y * nx + x1 + 1]) {
                                     let s = segments[Int(members[m])]
                                     // Apart from the box (exact comparisons): most segments listed
                                     // in the box's cells, for four comparisons instead of the test.
-                                    if min(s.p.x, s.q.x) > mxx || max(s.p.x, s.q.x) < mnx || min(s.p.y, s.q.y) > mxy
-                                        || max(s.p.y, s.q.y) < mny
-                                    {
-                                        continue
-                                    }
-                                    if touches(s, c, a, b, d, touch) { return nil }
+                                    if meets(s, bounds), touches(s, c, lines, touch) { return nil }
                                 }
                             }
+                            return untouchedCount(c, a, b, d, &budget, previous: previous)
+                        }
+                        /// Whether the triangles with counterclockwise corners c and e (their
+                        /// cells from `lower` to `upper` together) are each touched by R or outside
+                        /// R's bounds, as `coverCount` finds: one look at the segments listed in
+                        /// those cells for both (a tessellation's quad), each segment tested against
+                        /// the triangles whose boxes it meets. A segment that meets a triangle meets
+                        /// one of its cells, so this tests the same segments as two looks would.
+                        func touched(
+                            _ c: SIMD3<Int32>, _ e: SIMD3<Int32>, _ lower: SIMD2<Int16>, _ upper: SIMD2<Int16>, _ budget: inout Int
+                        ) -> (Bool, Bool) {
+                            let x0 = Int(lower.x), x1 = Int(upper.x)
+                            let a = screen[Int(c.x)], b = screen[Int(c.y)], d = screen[Int(c.z)]
+                            let a2 = screen[Int(e.x)], b2 = screen[Int(e.y)], d2 = screen[Int(e.z)]
+                            let first = SIMD4(min(a.x, b.x, d.x), min(a.y, b.y, d.y), max(a.x, b.x, d.x), max(a.y, b.y, d.y))
+                            let second = SIMD4(
+                                min(a2.x, b2.x, d2.x), min(a2.y, b2.y, d2.y), max(a2.x, b2.x, d2.x), max(a2.y, b2.y, d2.y))
+                            var touchedFirst = !inside(first), touchedSecond = !inside(second)
+                            let firstLines = EdgeLines(a, b, d), secondLines = EdgeLines(a2, b2, d2)
+                            for y in Int(lower.y)...Int(upper.y) {
+                                budget -= Int(start[y * nx + x1 + 1] - start[y * nx + x0])
+                                for m in Int(start[y * nx + x0])..<Int(start[y * nx + x1 + 1]) {
+                                    if touchedFirst && touchedSecond { return (true, true) }
+                                    let s = segments[Int(members[m])]
+                                    if !touchedFirst, meets(s, first), touches(s, c, firstLines, touch) { touchedFirst = true }
+                                    if !touchedSecond, meets(s, second), touches(s, e, secondLines, touch) { touchedSecond = true }
+                                }
+                            }
+                            return (touchedFirst, touchedSecond)
+                        }
+                        /// Whether `bounds` (least x and y, greatest x and y) lies in R's bounds.
+                        @inline(__always)
+                        func inside(_ bounds: SIMD4<Double>) -> Bool {
+                            bounds.x >= low.x && bounds.z <= high.x && bounds.y >= low.y && bounds.w <= high.y
+                        }
+                        /// Whether the box of segment s meets `bounds` (exact comparisons).
+                        @inline(__always)
+                        func meets(_ s: Segment, _ bounds: SIMD4<Double>) -> Bool {
+                            !(min(s.p.x, s.q.x) > bounds.z || max(s.p.x, s.q.x) < bounds.x || min(s.p.y, s.q.y) > bounds.w
+                                || max(s.p.y, s.q.y) < bounds.y)
+                        }
+                        /// How often the triangle with counterclockwise corners c (at a, b, d),
+                        /// which R does not touch, is covered; nil once the budget is spent.
+                        func untouchedCount(
+                            _ c: SIMD3<Int32>, _ a: Point3D, _ b: Point3D, _ d: Point3D, _ budget: inout Int,
+                            previous: (corners: SIMD3<Int32>, count: Int32)?
+                        ) -> Int32? {
                             // Untouched, and so is the triangle before it, across an edge they share
                             // that is not in R (one end is no vertex of R): the same count. Near a
                             // point inside that edge there is no R (a segment there would touch both
@@ -274,22 +322,39 @@ enum ScreenCoverage {
                             }
                             return count
                         }
-                        /// Whether no cell from `lower` to `upper` (column, row) needs a closer look:
-                        /// then whatever lies in them is covered once everywhere. One word a row,
-                        /// for boxes up to 56 columns wide (false for wider ones).
+                        /// Whether no cell from `lower` to `upper` (column, row) has a bit in `bits`
+                        /// (one of the two tables above). One word a row, for boxes up to 56
+                        /// columns wide; nil for wider ones.
                         @inline(__always)
-                        func quiet(_ lower: SIMD2<Int16>, _ upper: SIMD2<Int16>) -> Bool {
+                        func unmarked(_ bits: UnsafeRawPointer, _ lower: SIMD2<Int16>, _ upper: SIMD2<Int16>) -> Bool? {
                             let x0 = Int(lower.x), width = Int(upper.x) &- x0
-                            guard width < 56 else { return false }
+                            guard width < 56 else { return nil }
                             let mask = (UInt64(1) &<< UInt64(width &+ 1)) &- 1
                             var marked: UInt64 = 0
                             // Cells are in 0..<4096 a side, so the offsets cannot overflow.
                             var offset = Int(lower.y) &* rowBytes &+ x0 >> 3
                             for _ in Int(lower.y)...Int(upper.y) {
-                                marked |= UInt64(littleEndian: attentionBits.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                                marked |= UInt64(littleEndian: bits.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
                                 offset &+= rowBytes
                             }
                             return (marked >> UInt64(x0 & 7)) & mask == 0
+                        }
+                        /// Whether no cell from `lower` to `upper` needs a closer look: then whatever
+                        /// lies in them is covered once everywhere (false for boxes over 56 columns).
+                        @inline(__always)
+                        func quiet(_ lower: SIMD2<Int16>, _ upper: SIMD2<Int16>) -> Bool {
+                            unmarked(attentionBits, lower, upper) ?? false
+                        }
+                        /// Whether no segment's box meets a cell from `lower` to `upper`: then they
+                        /// are all covered as often, as the first one's centre is.
+                        @inline(__always)
+                        func clear(_ lower: SIMD2<Int16>, _ upper: SIMD2<Int16>) -> Bool {
+                            if let clear = unmarked(segmentCellBits, lower, upper) { return clear }
+                            for y in Int(lower.y)...Int(upper.y)
+                            where start[y * nx + Int(lower.x)] != start[y * nx + Int(upper.x) + 1] {
+                                return false
+                            }
+                            return true
                         }
                         /// Whether triangles c and e share an edge (or all three corners) with an end
                         /// that is no vertex of R, so that the edge is not in R.
@@ -319,6 +384,29 @@ enum ScreenCoverage {
                                 let range = first..<Swift.min(n, first + block)
                                 var budget = 64 * range.count + 65_536
                                 var previous: (corners: SIMD3<Int32>, count: Int32)?
+                                /// Triangle t's corners, counterclockwise.
+                                @inline(__always)
+                                func oriented(_ t: Int) -> SIMD3<Int32> {
+                                    let v = triangles[t]
+                                    return signs[t] > 0 ? v : SIMD3(v.x, v.z, v.y)
+                                }
+                                /// Whether a triangle with area and cells `box` needs R's segments.
+                                @inline(__always)
+                                func nearR(_ box: (lower: SIMD2<Int16>, upper: SIMD2<Int16>)) -> Bool {
+                                    !quiet(box.lower, box.upper) && !clear(box.lower, box.upper)
+                                }
+                                /// Triangle t's flag when R's segments are tested: kept when touched,
+                                /// else by its count.
+                                func settle(_ t: Int, touched: Bool) {
+                                    let c = oriented(t)
+                                    let count =
+                                        touched || budget <= 0
+                                        ? nil
+                                        : untouchedCount(
+                                            c, screen[Int(c.x)], screen[Int(c.y)], screen[Int(c.z)], &budget, previous: previous)
+                                    out.base[t] = count == 1 ? 0 : 1
+                                    previous = count.map { (triangles[t], $0) }
+                                }
                                 func decide(_ t: Int, _ box: (lower: SIMD2<Int16>, upper: SIMD2<Int16>)) {
                                     let v = triangles[t]
                                     guard signs[t] != 0 else {
@@ -326,7 +414,7 @@ enum ScreenCoverage {
                                         previous = nil
                                         return
                                     }
-                                    let count = coverCount(signs[t] > 0 ? v : SIMD3(v.x, v.z, v.y), box, &budget, previous: previous)
+                                    let count = coverCount(oriented(t), box, &budget, previous: previous)
                                     out.base[t] = count == 1 ? 0 : 1
                                     previous = count.map { (v, $0) }
                                 }
@@ -337,11 +425,29 @@ enum ScreenCoverage {
                                 while t + 1 < range.upperBound {
                                     let first = cellBox(triangles[t]), second = cellBox(triangles[t + 1])
                                     let lower = pointwiseMin(first.lower, second.lower), upper = pointwiseMax(first.upper, second.upper)
-                                    if budget > 0, signs[t] != 0, signs[t + 1] != 0, quiet(lower, upper) {
+                                    let both = budget > 0 && signs[t] != 0 && signs[t + 1] != 0
+                                    if both, quiet(lower, upper) {
                                         budget -= Int(upper.y) - Int(lower.y) + 1
                                         out.base[t] = 0
                                         out.base[t + 1] = 0
                                         previous = (triangles[t + 1], 1)
+                                    } else if both, clear(lower, upper) {
+                                        // No segment near either: both covered as often as the box's
+                                        // first cell (which is not once, or it would be quiet), as
+                                        // `coverCount` finds for each.
+                                        budget -= 2 * (Int(upper.y) - Int(lower.y) + 1)
+                                        let count = winding[Int(lower.y) * nx + Int(lower.x)]
+                                        let flag: UInt8 = count == 1 ? 0 : 1
+                                        out.base[t] = flag
+                                        out.base[t + 1] = flag
+                                        previous = (triangles[t + 1], count)
+                                    } else if both, nearR(first), nearR(second) {
+                                        // Both near R: the segments listed in their cells looked
+                                        // at once for the two, charged as `coverCount` would.
+                                        budget -= Int(first.upper.y) - Int(first.lower.y) + Int(second.upper.y) - Int(second.lower.y) + 2
+                                        let (touchedFirst, touchedSecond) = touched(oriented(t), oriented(t + 1), lower, upper, &budget)
+                                        settle(t, touched: touchedFirst)
+                                        settle(t + 1, touched: touchedSecond)
                                     } else {
                                         decide(t, first)
                                         decide(t + 1, second)
@@ -601,27 +707,60 @@ enum ScreenCoverage {
         var lastColumn: Int32
     }
 
-    /// Whether segment `s` meets the closed triangle `c` (counterclockwise corners, at t0, t1, t2),
+    /// A triangle's corners (u0, u1, u2 on screen) and its three edges u0 → u1, u1 → u2 and u2 → u0
+    /// as lanes (the fourth lane is zero), for the orientations of a point against all three edge
+    /// lines at once: the same operations as `orient` for each, so the same values.
+    struct EdgeLines {
+        var u0: SIMD2<Double>
+        var u1: SIMD2<Double>
+        var u2: SIMD2<Double>
+        /// Each edge's start, x and y.
+        var startX: SIMD4<Double>
+        var startY: SIMD4<Double>
+        /// Each edge's end minus its start, x and y.
+        var deltaX: SIMD4<Double>
+        var deltaY: SIMD4<Double>
+
+        @inline(__always)
+        init(_ t0: Point3D, _ t1: Point3D, _ t2: Point3D) {
+            u0 = SIMD2(t0.x, t0.y)
+            u1 = SIMD2(t1.x, t1.y)
+            u2 = SIMD2(t2.x, t2.y)
+            startX = SIMD4(t0.x, t1.x, t2.x, 0)
+            startY = SIMD4(t0.y, t1.y, t2.y, 0)
+            deltaX = SIMD4(t1.x, t2.x, t0.x, 0) - startX
+            deltaY = SIMD4(t1.y, t2.y, t0.y, 0) - startY
+        }
+
+        /// orient(start, end, x) for the three edges (and 0 in the fourth lane, or NaN for a point
+        /// not finite, which compares false).
+        @inline(__always)
+        func orientations(_ x: SIMD2<Double>) -> SIMD4<Double> {
+            deltaX * (x.y - startY) - deltaY * (x.x - startX)
+        }
+    }
+
+    /// Whether segment `s` meets the closed triangle `c` (counterclockwise corners, at `lines`),
     /// up to `touch` in the orientations (so it may say yes when the segment only passes near). The
     /// triangle's own edges never count; a segment from one of its corners counts only if it leaves
     /// the corner into or along the triangle.
     @inline(__always)
-    private static func touches(_ s: Segment, _ c: SIMD3<Int32>, _ t0: Point3D, _ t1: Point3D, _ t2: Point3D, _ touch: Double) -> Bool {
+    private static func touches(_ s: Segment, _ c: SIMD3<Int32>, _ lines: EdgeLines, _ touch: Double) -> Bool {
         let (a, b) = (s.a, s.b)
         let sharedA = c.x == a || c.y == a || c.z == a, sharedB = c.x == b || c.y == b || c.z == b
         if sharedA && sharedB { return false }
         let p = s.p, q = s.q
-        let u0 = SIMD2(t0.x, t0.y), u1 = SIMD2(t1.x, t1.y), u2 = SIMD2(t2.x, t2.y)
+        let u0 = lines.u0, u1 = lines.u1, u2 = lines.u2
         if sharedA || sharedB {
             let (v, pv, pw) = sharedA ? (a, p, q) : (b, q, p)
             let (next, previous) = c.x == v ? (u1, u2) : (c.y == v ? (u2, u0) : (u0, u1))
             // Inside the angle at v (closed, with the tolerance): left of v → next, right of v → previous.
             return orient(pv, next, pw) >= -touch && orient(pv, previous, pw) <= touch
         }
-        // Separated by one of the triangle's edge lines (the triangle is on their left)…
-        if orient(u0, u1, p) < -touch && orient(u0, u1, q) < -touch { return false }
-        if orient(u1, u2, p) < -touch && orient(u1, u2, q) < -touch { return false }
-        if orient(u2, u0, p) < -touch && orient(u2, u0, q) < -touch { return false }
+        // Separated by one of the triangle's edge lines (the triangle is on their left; all three
+        // lines at once, in lanes)…
+        let below = SIMD4(repeating: -touch)
+        if any(lines.orientations(p) .< below .& lines.orientations(q) .< below) { return false }
         // … or by the segment's own line.
         let s0 = orient(p, q, u0), s1 = orient(p, q, u1), s2 = orient(p, q, u2)
         if s0 > touch && s1 > touch && s2 > touch { return false }
