@@ -111,9 +111,12 @@ extension DepthRankedOrder {
                     // corner on a slope, whose shared corner is p's highest and q's lowest.
                     let di = pairData[Int(batch[k].x)], dj = pairData[Int(batch[k].y)]
                     if dj.zmin >= di.zmax { continue }
+                    // Neighbours at a corner around which the triangles wind once (apart, see
+                    // `simpleCorners`): most of the pairs left on W3, with no corner read.
+                    if di.sharesSimpleCorner(with: dj) { continue }
                     // Neighbours on the two sides of their edge (`ScreenPairs.relation` says apart
-                    // too): a third of the pairs tested on W3, with no corner read.
-                    if di.corners.w == dj.corners.w, ScreenPairs.runOppositeAlongAnEdge(di.triangle, dj.triangle) { continue }
+                    // too), with no corner read.
+                    if di.sign == dj.sign, ScreenPairs.runOppositeAlongAnEdge(di.triangle, dj.triangle) { continue }
                     batch[kept] = batch[k]
                     kept += 1
                 }
@@ -129,7 +132,7 @@ extension DepthRankedOrder {
                     }
                     let si = batch[k].x, sj = batch[k].y
                     let di = pairData[Int(si)], dj = pairData[Int(sj)]
-                    let signs = (Double(di.corners.w), Double(dj.corners.w))
+                    let signs = (Double(di.sign), Double(dj.sign))
                     let relation = ScreenPairs.relation(di.triangle, dj.triangle, s, signs: signs)
                     if relation == .apart { continue }
                     if relation == .crossing { return false }

@@ -53,10 +53,11 @@ enum DepthRankedOrder {
         // finite), which take part in no pair.
         let sign = ScreenPairs.screenSigns(screen: s, triangles: tris)
         // The touch tolerance's scale: the extent of R, which is the extent of everything covered.
-        let list: [Int32]? = sign.withUnsafeBufferPointer { sign in
-            ScreenCoverage.candidateList(screen: s, triangles: tris, signs: sign, scale: nil, topology: topology)
+        let candidates = sign.withUnsafeBufferPointer { sign in
+            ScreenCoverage.find(screen: s, triangles: tris, signs: sign, scale: nil, topology: topology)
         }
-        guard let list else { return nil }
+        guard let candidates else { return nil }
+        let list = candidates.triangles
         var outcome = Outcome(order: [], candidates: list.count)
         if list.count < 2 {
             outcome.order = (0..<Int32(n)).map { $0 }
@@ -79,6 +80,13 @@ enum DepthRankedOrder {
             initialized = m
         }
         var keys = [UInt32](unsafeUninitializedCapacity: m) { _, initialized in initialized = m }
+        // How often the candidates' angles at each vertex cover the direction +x, up to 2, and 2
+        // for the vertices of R (see `simpleCorners`).
+        let turnScratch = SortScratch(bytes: s.count, zeroed: true)
+        defer { withExtendedLifetime(turnScratch) {} }
+        let turns = turnScratch.buffer(of: UInt8.self, count: s.count)
+        for v in candidates.residualVertices { turns[Int(v)] = 2 }
+
         var boxLo = SIMD2<Double>(.infinity, .infinity), boxHi = SIMD2<Double>(-.infinity, -.infinity)
         var sumExtent = 0.0
         for (slot, t) in list.enumerated() {
@@ -87,8 +95,8 @@ enum DepthRankedOrder {
             let mnx = min(a.x, b.x, c.x), mny = min(a.y, b.y, c.y)
             let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
             let zmin = Float.roundedDown(min(a.z, b.z, c.z))
-            pairData[slot] = PairData(
-                zmin: min(a.z, b.z, c.z), zmax: max(a.z, b.z, c.z), corners: SIMD4(tri, Int32(sign[Int(t)])))
+            countTurns(tri, sign: sign[Int(t)], a, b, c, into: turns)
+            pairData[slot] = PairData(zmin: min(a.z, b.z, c.z), zmax: max(a.z, b.z, c.z), triangle: tri, sign: sign[Int(t)])
             slots[slot] = Entry(
                 box: SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy)),
                 depth: SIMD2(zmin, Float.roundedUp(max(a.z, b.z, c.z))), first: .zero, slot: Int32(truncatingIfNeeded: slot))
@@ -97,6 +105,7 @@ enum DepthRankedOrder {
             boxHi = SIMD2(max(boxHi.x, mxx), max(boxHi.y, mxy))
             sumExtent += max(mxx - mnx, mxy - mny)
         }
+        simpleCorners(&pairData, turns: UnsafeBufferPointer(turns))
         // Ranks: ascending key, ties in slot (so index) order.
         let ranked = RadixSort.stableOrder(bits: keys)
         keys = []
@@ -281,16 +290,82 @@ enum DepthRankedOrder {
         return true
     }
 
+    /// Adds one to `turns` (up to 2) at each corner of the triangle `tri` (corners at a, b, c, with
+    /// screen-area sign `sign`, not 0) whose angle holds the direction +x: with the corners
+    /// counterclockwise, the angle at v from the next corner u to the previous one w (less than π)
+    /// holds it when u.y ≤ v.y < w.y, exactly (half-open, so a side along +x counts once).
+    @inline(__always)
+    static func countTurns(
+        _ tri: SIMD3<Int32>, sign: Int8, _ a: Point3D, _ b: Point3D, _ c: Point3D, into turns: UnsafeMutableBufferPointer<UInt8>
+    ) {
+        @inline(__always) func turn(_ v: Int32, if covers: Bool) {
+            if covers { turns[Int(v)] = Swift.min(turns[Int(v)] &+ 1, 2) }
+        }
+        if sign > 0 {
+            turn(tri.x, if: b.y <= a.y && a.y < c.y)
+            turn(tri.y, if: c.y <= b.y && b.y < a.y)
+            turn(tri.z, if: a.y <= c.y && c.y < b.y)
+        } else {
+            turn(tri.x, if: c.y <= a.y && a.y < b.y)
+            turn(tri.z, if: b.y <= c.y && c.y < a.y)
+            turn(tri.y, if: a.y <= b.y && b.y < c.y)
+        }
+    }
+
+    /// Marks the corners around which the triangles wind once (`PairData.simple`), from `turns`:
+    /// how often the candidates' angles at each vertex cover the direction +x (up to 2), and 2 for
+    /// the vertices of R.
+    ///
+    /// Around a vertex v that is no end of R, every edge at v is run once each way, so the sides
+    /// opposite v of the triangles with area at v make a closed chain, and those triangles cover
+    /// every point near v the same number k ≥ 1 of times: the chain's winding number there. That is
+    /// how often their angles at v hold the direction +x (each angle below π, half-open by the y
+    /// comparisons, so a side along +x counts once). When all of them are candidates, that count is
+    /// `turns[v]`. When one of them is not, it is covered once and R does not touch it
+    /// (`ScreenCoverage`), so near v nothing is covered more than once and k = 1 too. So when
+    /// `turns[v]` ≤ 1, k = 1: the angles at v do not overlap, and each triangle lies in its angle,
+    /// so two triangles with the corner v are apart on screen. The sweep then skips such pairs
+    /// without the exact test, which says apart for them too (W3: 487,000 tests → about 65,000).
+    static func simpleCorners(_ pairData: inout [PairData], turns: UnsafeBufferPointer<UInt8>) {
+        pairData.withUnsafeMutableBufferPointer { pairData in
+            for slot in pairData.indices {
+                let c = pairData[slot].corners
+                let mask = (turns[Int(c.x)] <= 1 ? 1 : 0) | (turns[Int(c.y)] <= 1 ? 2 : 0) | (turns[Int(c.z)] <= 1 ? 4 : 0)
+                pairData[slot].corners.w = c.w & ~7 | Int32(mask)
+            }
+        }
+    }
+
     /// What the pair test needs of a candidate, in one place (a pair's two reads, instead of
     /// the list, sign, triangle and depth arrays each): its exact least and greatest corner depth,
-    /// and its corners with the sign of its screen area (w).
+    /// and its corners with (w) 8 × the sign of its screen area plus a bit for each corner around
+    /// which the triangles wind once (see `simpleCorners`).
     struct PairData {
         var zmin: Double
         var zmax: Double
         var corners: SIMD4<Int32>
 
+        init(zmin: Double, zmax: Double, triangle: SIMD3<Int32>, sign: Int8) {
+            self.zmin = zmin
+            self.zmax = zmax
+            corners = SIMD4(triangle, Int32(sign) << 3)
+        }
+
         /// The corners alone.
         var triangle: SIMD3<Int32> { SIMD3(corners.x, corners.y, corners.z) }
+
+        /// The sign of the screen area: 1 or −1.
+        var sign: Int32 { corners.w >> 3 }
+
+        /// Whether this and `other` share a corner around which the triangles wind once: then
+        /// they are apart on screen.
+        @inline(__always)
+        func sharesSimpleCorner(with other: PairData) -> Bool {
+            let w = corners.w
+            let simple = SIMD3(w & 1, w & 2, w & 4) .!= 0
+            let shared = triangle .== other.corners.x .| triangle .== other.corners.y .| triangle .== other.corners.z
+            return any(shared .& simple)
+        }
     }
 
     /// A cell's copy of a candidate's box, depth range, first cell (column, row; a grid has at most

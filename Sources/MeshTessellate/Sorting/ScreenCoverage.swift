@@ -31,6 +31,23 @@ enum ScreenCoverage {
         screen: UnsafeBufferPointer<Point3D>, triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>,
         scale: Double?, topology: SortTopology? = nil
     ) -> [Int32]? {
+        find(screen: screen, triangles: triangles, signs: signs, scale: scale, topology: topology)?.triangles
+    }
+
+    /// The candidates of `candidateList`, with the vertices of R.
+    struct Candidates {
+        /// The triangles that may overlap another, ascending.
+        var triangles: [Int32]
+        /// The ends of R's segments (each as often as it ends one): every other vertex has each
+        /// of its edges run once each way, so its triangles wind round it a whole number of times.
+        var residualVertices: [Int32]
+    }
+
+    /// `candidateList(screen:triangles:signs:scale:topology:)` with the vertices of R.
+    static func find(
+        screen: UnsafeBufferPointer<Point3D>, triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>,
+        scale: Double?, topology: SortTopology? = nil
+    ) -> Candidates? {
         let n = triangles.count
         let vertexCount = screen.count
         // Edge and cell counts are kept in Int32, half-edge codes in UInt32.
@@ -42,7 +59,7 @@ enum ScreenCoverage {
         guard !residual.isEmpty else {
             // Every edge cancels: only possible without area; keep whatever has some.
             for t in 0..<n where signs[t] != 0 { active.append(Int32(t)) }
-            return active
+            return Candidates(triangles: active, residualVertices: [])
         }
 
         // R in a uniform grid over its own bounds, cells about its mean segment length.
@@ -462,7 +479,13 @@ enum ScreenCoverage {
             }
         }
         for t in 0..<n where flags[t] != 0 { active.append(Int32(t)) }
-        return active
+        var ends: [Int32] = []
+        ends.reserveCapacity(2 * residual.count)
+        for s in residual {
+            ends.append(s.a)
+            ends.append(s.b)
+        }
+        return Candidates(triangles: active, residualVertices: ends)
     }
 
     /// R: every edge whose runs do not cancel, once, from its smaller vertex a to b with its net

@@ -1,0 +1,185 @@
+import SurfaceKit
+import Testing
+
+@testable import MeshTessellate
+
+// The ranked order skips the pairs of candidates that share a corner around which the triangles
+// wind once (DepthRankedOrder.simpleCorners): such a pair is apart on screen. The count of turns is
+// checked here against fans built with a known winding, and the skipping against scenes where a
+// fan winds twice (its pairs must still be tested) or once under a sheet (its pairs are apart).
+
+@Suite struct SimpleCornerTests {
+    typealias S = SortSupport
+
+    private let flat = S.geometry(size: 100, transform: .identity)
+
+    private func mesh(positions: [SIMD3<Double>], triangles: [SIMD3<Int32>]) -> TriangleMesh {
+        TriangleMesh(
+            space: .points, positions: positions, from: positions.map { LayerPoint($0.x / 100, $0.y / 100) },
+            normals: positions.map { _ in SIMD3(0, 0, 1) }, triangles: triangles, sourceFaces: triangles.map { _ in 0 })
+    }
+
+    /// Rim directions (radians, increasing from 0) of a fan winding `turns` times round its
+    /// centre: `count` steps, positive, below 0.9 π and adding up to 2π × `turns`. With `axis`,
+    /// `count` is a multiple of 2 × `turns` and the same steps repeat in every half turn, so every
+    /// `count / (2 × turns)`-th direction is a multiple of π (up to rounding: the caller places
+    /// those rim points on the x axis exactly).
+    private func rimAngles(turns: Int, count: Int, axis: Bool, random: inout TessSupport.Random) -> [Double] {
+        while true {
+            let block = axis ? count / (2 * turns) : count
+            let one = (0..<block).map { _ in random.uniform(0.2...1) }
+            let weights = axis ? Array([[Double]](repeating: one, count: 2 * turns).joined()) : one
+            let total = weights.reduce(0, +)
+            let steps = weights.map { $0 / total * 2 * .pi * Double(turns) }
+            guard steps.allSatisfy({ $0 < 0.9 * .pi }) else { continue }
+            var angles = [0.0]
+            for step in steps.dropLast() { angles.append(angles[angles.count - 1] + step) }
+            return angles
+        }
+    }
+
+    /// Whether the counterclockwise angle at v from u to w (below π) holds the direction +x,
+    /// half-open (+x along v → u counts, along v → w does not), from the angles' atan2.
+    private func holdsPlusX(_ v: Point3D, from u: Point3D, to w: Point3D) -> Bool {
+        func round(_ angle: Double) -> Double { angle < 0 ? angle + 2 * .pi : angle }
+        let start = Double.atan2(y: u.y - v.y, x: u.x - v.x), end = Double.atan2(y: w.y - v.y, x: w.x - v.x)
+        return round(-start) < round(end - start)
+    }
+
+    @Test func turnCountsAreHowOftenAFanWindsRoundItsCentre() {
+        // Fans winding once, twice and three times round a centre, their triangles listed in
+        // either orientation and any rotation of the corners (the area's sign says which), some
+        // with sides along +x and −x exactly. The count at the centre must be the winding (up to
+        // 2); at a rim vertex, the angles of its two triangles there.
+        var random = TessSupport.Random(seed: 0x7a_2026)
+        for trial in 0..<300 {
+            let turns = 1 + trial % 3
+            let axis = trial % 2 == 0
+            let count = axis ? 2 * turns * (2 + Int(random.next() % 4)) : 4 * turns + Int(random.next() % 9)
+            let angles = rimAngles(turns: turns, count: count, axis: axis, random: &random)
+            let centre = Point3D(random.uniform(-5...5), random.uniform(-5...5), 0)
+            var screen = [centre]
+            for (k, angle) in angles.enumerated() {
+                let radius = random.uniform(1...3)
+                if axis, k % (angles.count / (2 * turns)) == 0 {
+                    // On the axis exactly: +x at even multiples of π, −x at odd ones.
+                    let side = (k / (angles.count / (2 * turns))) % 2 == 0 ? 1.0 : -1.0
+                    screen.append(Point3D(centre.x + side * radius, centre.y, 0))
+                } else {
+                    screen.append(Point3D(centre.x + radius * Double.cos(angle), centre.y + radius * Double.sin(angle), 0))
+                }
+            }
+            var turnCounts = [UInt8](repeating: 0, count: screen.count)
+            // The reference: at every vertex, the angles holding +x by atan2, corners taken
+            // counterclockwise (the fan's own order, whatever the listing).
+            var expected = [Int](repeating: 0, count: screen.count)
+            turnCounts.withUnsafeMutableBufferPointer { turnsOut in
+                for k in 0..<angles.count {
+                    let fan = SIMD3<Int32>(0, Int32(1 + k), Int32(1 + (k + 1) % angles.count))
+                    for corner in 0..<3 {
+                        let v = screen[Int(fan[corner])]
+                        let u = screen[Int(fan[(corner + 1) % 3])], w = screen[Int(fan[(corner + 2) % 3])]
+                        if holdsPlusX(v, from: u, to: w) { expected[Int(fan[corner])] += 1 }
+                    }
+                    var tri = fan
+                    if random.next() % 2 == 0 { tri = SIMD3(tri.x, tri.z, tri.y) }
+                    for _ in 0..<Int(random.next() % 3) { tri = SIMD3(tri.y, tri.z, tri.x) }
+                    let a = screen[Int(tri.x)], b = screen[Int(tri.y)], c = screen[Int(tri.z)]
+                    let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+                    DepthRankedOrder.countTurns(tri, sign: area > 0 ? 1 : -1, a, b, c, into: turnsOut)
+                }
+            }
+            // Each direction round the centre is covered `turns` times.
+            #expect(Int(turnCounts[0]) == min(turns, 2), "winding \(turns), \(angles.count) triangles")
+            #expect(expected[0] == turns)
+            #expect(turnCounts.map(Int.init) == expected.map { min($0, 2) })
+        }
+    }
+
+    /// A cone over a disc, its rim winding `turns` times round the centre (depth 0 at the centre,
+    /// `height` at the rim): the turns lie on one another with the same rim positions but vertices
+    /// of their own, so each triangle has copies level with it in the other turns.
+    private func cone(wedges: Int, turns: Int, height: Double) -> TriangleMesh {
+        var positions = [SIMD3(50.0, 50, 0)]
+        for i in 0..<(wedges * turns) {
+            let angle = 2 * Double.pi * Double(i % wedges) / Double(wedges)
+            positions.append(SIMD3(50 + 30 * Double.cos(angle), 50 + 30 * Double.sin(angle), height))
+        }
+        let rim = Int32(wedges * turns)
+        let triangles = (0..<rim).map { i in SIMD3<Int32>(0, 1 + i, 1 + (i + 1) % rim) }
+        return mesh(positions: positions, triangles: triangles)
+    }
+
+    @Test func aConeWindingTwiceHasItsPairsAtTheCentreTested() throws {
+        // The centre is no vertex of R (its edges are run once each way), but the wedges wind
+        // twice round it: each lies exactly on its copy in the other turn (level) and touches the
+        // others along a side. The ranked order must test the pairs at the centre and find the
+        // 12 level ones; a rule that skipped them would report none.
+        let twice = cone(wedges: 12, turns: 2, height: 10)
+        let (sorted, stats) = try PainterSorter.sorted(mesh: twice, geometry: flat, mode: .bsp)
+        #expect(stats.depthRanked)
+        #expect(stats.overlappingPairs == 12)
+        #expect(stats.addedPieces == 0 && sorted.triangleCount == 24)
+        // Three times: each wedge has two copies, three level pairs a direction.
+        let (_, thrice) = try PainterSorter.sorted(mesh: cone(wedges: 12, turns: 3, height: 10), geometry: flat, mode: .bsp)
+        #expect(thrice.depthRanked && thrice.overlappingPairs == 36)
+        // Once round, under a sheet that makes every wedge a candidate: the wedges overlap only the
+        // sheet's triangles (whose depth ranges are apart from theirs), never each other.
+        var scene = cone(wedges: 12, turns: 1, height: 10)
+        S.appendSheet(to: &scene, n: 4, x: 10...90, y: 10...90, face: 1, normal: SIMD3(0, 0, 1)) { _, _ in 20 }
+        let (sheetSorted, sheetStats) = try PainterSorter.sorted(mesh: scene, geometry: flat, mode: .bsp)
+        #expect(sheetStats.depthRanked && sheetStats.overlappingPairs == 0)
+        let check = S.compare(drawn: S.triangles(of: sheetSorted), reference: S.projected(scene, geometry: flat), resolution: 200)
+        #expect(check.checked > 1_000 && check.mismatches == 0)
+    }
+
+    @Test func foldedFansUnderAndOverSheetsMatchTheZBuffer() throws {
+        // Random fans winding once round a centre on a random slope (pairs at the centre touch in
+        // depth there, so the depth filter does not settle them), covered by a sheet so that every
+        // wedge is a candidate, with some wedges folded back over their neighbours (then the
+        // centre is a vertex of R and its pairs are tested) and a few loose triangles crossing
+        // them. Whatever path the sort takes, it draws as the z-buffer, and a pair it reports as
+        // overlapping is one a brute force finds overlapping.
+        var random = TessSupport.Random(seed: 0xc0_2e75)
+        for trial in 0..<24 {
+            let slope = SIMD2(random.uniform(-1...1), random.uniform(-1...1))
+            let centre = SIMD2(50.0, 50)
+            func depth(_ p: SIMD2<Double>) -> Double { 10 + slope.x * (p.x - centre.x) / 10 + slope.y * (p.y - centre.y) / 10 }
+            let angles = rimAngles(turns: 1, count: 8, axis: trial % 3 == 0, random: &random)
+            var positions = [SIMD3(centre.x, centre.y, depth(centre))]
+            for angle in angles {
+                let radius = random.uniform(15...40)
+                let p = centre + radius * SIMD2(Double.cos(angle), Double.sin(angle))
+                positions.append(SIMD3(p.x, p.y, depth(p)))
+            }
+            let rim = Int32(angles.count)
+            var triangles = (0..<rim).map { i in SIMD3<Int32>(0, 1 + i, 1 + (i + 1) % rim) }
+            if trial % 2 == 1 {
+                // A wedge folded back: its rim corner moved across the previous wedge.
+                let k = Int(random.next() % UInt64(rim))
+                let back = angles[k] - 0.3
+                let p = centre + 25 * SIMD2(Double.cos(back), Double.sin(back))
+                positions.append(SIMD3(p.x, p.y, depth(p) + random.uniform(-2...2)))
+                triangles[k] = SIMD3(0, Int32(positions.count - 1), 1 + Int32((k + 1) % Int(rim)))
+            }
+            var scene = mesh(positions: positions, triangles: triangles)
+            S.appendSheet(to: &scene, n: 3, x: 5...95, y: 5...95, face: 1, normal: SIMD3(0, 0, 1)) { _, _ in trial % 4 < 2 ? 30 : -10 }
+            for _ in 0..<(trial % 3) {
+                let base = Int32(scene.positions.count)
+                for _ in 0..<3 {
+                    let p = SIMD3(random.uniform(10...90), random.uniform(10...90), random.uniform(4...16))
+                    scene.positions.append(p)
+                    scene.from.append(LayerPoint(p.x / 100, p.y / 100))
+                    scene.normals.append(SIMD3(0, 0, 1))
+                }
+                scene.triangles.append(SIMD3(base, base + 1, base + 2))
+                scene.sourceFaces.append(2)
+            }
+            let reference = S.projected(scene, geometry: flat)
+            let (sorted, stats) = try PainterSorter.sorted(mesh: scene, geometry: flat, mode: .bsp)
+            let check = S.compare(drawn: S.triangles(of: sorted), reference: reference, resolution: 200)
+            #expect(check.checked > 1_000 && check.mismatches == 0, "trial \(trial)")
+            #expect(stats.addedPieces == 0 || !stats.depthRanked)
+        }
+    }
+}
