@@ -116,57 +116,53 @@ enum DepthRankedOrder {
         // instead of 522,000, 2.0 M pairs looked at instead of 1.85 M, 2% fewer instructions).
         let grid = ScreenGrid(lo: boxLo, hi: boxHi, meanExtent: 3 * sumExtent / Double(m), count: m)
         let nx = grid.columns, ny = grid.rows
-        @inline(__always) func cellX(_ x: Float) -> Int { grid.column(Double(x)) }
-        @inline(__always) func cellY(_ y: Float) -> Int { grid.row(Double(y)) }
-        // The candidates in rank order, gathered once (independent reads, which overlap), with each
-        // box's cells (first column and row, last column and row) computed on the way: the binning then lists each cell's candidates by rank, and the cells' copies
-        // (box, depth range, first cell and slot, which the sweep reads in sequence) are taken from
-        // nearby ranks instead of scattered slots. Filling the cells straight from the slots in rank
-        // order waited on a scattered read for every write, and took twice as long.
-        // Both in one fresh mapping of huge pages (8.4 MB on W3; as arrays, about 1,400 faults
-        // of 4 KiB pages a sort, some 3 ms here).
-        var layout = SortScratch.Layout()
-        let byRankAt = layout.reserve(Entry.self, count: m)
-        let rankCellsAt = layout.reserve(SIMD4<Int32>.self, count: m)
-        let scratch = SortScratch(bytes: layout.bytes)
-        defer { withExtendedLifetime(scratch) {} }
-        let byRankOut = scratch.buffer(of: Entry.self, count: m, at: byRankAt)
-        let cellsOut = scratch.buffer(of: SIMD4<Int32>.self, count: m, at: rankCellsAt)
-        let byRank = UnsafeBufferPointer(byRankOut), rankCells = UnsafeBufferPointer(cellsOut)
-        slots.withUnsafeBufferPointer { slots in
-            ranked.withUnsafeBufferPointer { ranked in
-                // The reads are scattered over the slots (ranks go by depth, slots by index), so
-                // each is asked for 16 ranks ahead (with the scratch mapping, 3.3 ms instead of 10.5 on W3).
-                guard let slotBase = slots.baseAddress else { return }
-                for (rank, slot) in ranked.enumerated() {
-                    if rank + 16 < m { shims_prefetch(slotBase + Int(ranked[rank + 16])) }
-                    var entry = slots[Int(slot)]
-                    let box = entry.box
-                    let r = SIMD4(Int32(cellX(box.x)), Int32(cellY(box.y)), Int32(cellX(box.z)), Int32(cellY(box.w)))
-                    entry.first = SIMD2(Int16(truncatingIfNeeded: r.x), Int16(truncatingIfNeeded: r.y))
-                    byRankOut[rank] = entry
-                    cellsOut[rank] = r
-                }
+        // Cells by multiplying with the cells per unit instead of dividing by the cell size (four
+        // divisions a candidate were most of the cell pass): any monotone map from positions to
+        // cells serves, since the boxes' cells, the binning and the sweep's first cells all come
+        // from this one.
+        let (perWidth, perHeight) = (1 / grid.cellWidth, 1 / grid.cellHeight)
+        @inline(__always) func cellX(_ x: Float) -> Int { ScreenGrid.cell((Double(x) - grid.origin.x) * perWidth, count: nx) }
+        @inline(__always) func cellY(_ y: Float) -> Int { ScreenGrid.cell((Double(y) - grid.origin.y) * perHeight, count: ny) }
+        // Each box's cells (first column and row, last column and row), by slot, and its first
+        // cell in its entry, in one pass in slot order. The binning then lists each cell's
+        // candidates by rank (reading the cells in rank order, asked for ahead), and the cells'
+        // copies (box, depth range, first cell and slot, which the sweep reads in sequence) are
+        // taken from the slots: a gather of the candidates into rank order first cost as much as
+        // the copies themselves (2.7 ms on W3).
+        // In one fresh mapping of huge pages (as an array, hundreds of faults of 4 KiB pages).
+        let cellScratch = SortScratch(bytes: m * MemoryLayout<SIMD4<Int32>>.stride)
+        defer { withExtendedLifetime(cellScratch) {} }
+        let cellsOut = cellScratch.buffer(of: SIMD4<Int32>.self, count: m)
+        slots.withUnsafeMutableBufferPointer { slots in
+            for slot in 0..<m {
+                let box = slots[slot].box
+                let r = SIMD4(Int32(cellX(box.x)), Int32(cellY(box.y)), Int32(cellX(box.z)), Int32(cellY(box.w)))
+                slots[slot].first = SIMD2(Int16(truncatingIfNeeded: r.x), Int16(truncatingIfNeeded: r.y))
+                cellsOut[slot] = r
             }
         }
-        slots = []
         // Nil past a few entries a candidate (and the pair limit), by arithmetic before anything
         // is allocated: a few screen-sized triangles among many small ones would put themselves in
         // every cell, and the general path then decides.
-        guard let bins = grid.bin(cells: rankCells, entryLimit: 8 * m + min(limit, Int(Int32.max))) else { return nil }
+        let binned = ranked.withUnsafeBufferPointer { ranked in
+            grid.bin(cells: UnsafeBufferPointer(cellsOut), entryLimit: 8 * m + min(limit, Int(Int32.max)), order: ranked)
+        }
+        guard let bins = binned else { return nil }
         let start = bins.start
         let total = bins.members.count
         // Every entry is written, in a mapping of its own (huge pages, as the sweep then reads them
         // all; as an array some 400-900 faults of 4 KiB pages a sort on W3), by reads scattered
-        // over the ranks, each asked for 16 entries ahead.
+        // over the slots, each asked for 16 entries ahead.
         let entryScratch = SortScratch(bytes: total * MemoryLayout<Entry>.stride)
         defer { withExtendedLifetime(entryScratch) {} }
         let entryBuffer = entryScratch.buffer(of: Entry.self, count: total)
-        bins.members.withUnsafeBufferPointer { members in
-            guard let base = byRank.baseAddress else { return }
-            for e in 0..<total {
-                if e + 16 < total { shims_prefetch(base + Int(members[e + 16])) }
-                entryBuffer[e] = byRank[Int(members[e])]
+        slots.withUnsafeBufferPointer { slots in
+            bins.members.withUnsafeBufferPointer { members in
+                guard let base = slots.baseAddress else { return }
+                for e in 0..<total {
+                    if e + 16 < total { shims_prefetch(base + Int(members[e + 16])) }
+                    entryBuffer[e] = slots[Int(members[e])]
+                }
             }
         }
         let entries = UnsafeBufferPointer(entryBuffer)
@@ -189,17 +185,27 @@ enum DepthRankedOrder {
         // The tested pairs' edges between ranks. When every one goes up the ranks, the rank order
         // is the order; otherwise a topological order of them, the lowest rank first among the free
         // ones, provided no cycle and no untested pair is broken (see `keepsUntestedPairs`).
-        var rankOf = [Int32](repeating: 0, count: m)
-        for (rank, slot) in ranked.enumerated() { rankOf[Int(slot)] = Int32(rank) }
+        // The ranks of the few slots in those edges, found in one pass over the ranks (a bit per
+        // slot marks them) instead of every slot's rank.
+        let edgeSlots = Renumbering(back + front)
+        var edgeRanks = [Int32](repeating: 0, count: edgeSlots.count)
+        if !edgeSlots.values.isEmpty {
+            var marked = [UInt64](repeating: 0, count: (m + 63) / 64)
+            for slot in edgeSlots.values { marked[Int(slot) >> 6] |= 1 << UInt64(slot & 63) }
+            for (rank, slot) in ranked.enumerated() where marked[Int(slot) >> 6] & (1 << UInt64(slot & 63)) != 0 {
+                edgeRanks[Int(edgeSlots.number(of: slot))] = Int32(rank)
+            }
+        }
         var upward = true
         for k in back.indices {
-            back[k] = rankOf[Int(back[k])]
-            front[k] = rankOf[Int(front[k])]
+            back[k] = edgeRanks[Int(edgeSlots.number(of: back[k]))]
+            front[k] = edgeRanks[Int(edgeSlots.number(of: front[k]))]
             if back[k] > front[k] { upward = false }
         }
-        rankOf = []
         var drawn = ranked
         if !upward {
+            drawn = []
+            drawn.reserveCapacity(m)
             // The graph over the ranks with edges only, renumbered in order (a few thousand of
             // m nodes): the others are in no cycle, and in the order (lowest free rank first) each
             // comes as soon as it is below the lowest free rank with edges, which is the next one
@@ -210,8 +216,13 @@ enum DepthRankedOrder {
                 count: touched.count, back: back.map(renumbering.number(of:)), front: front.map(renumbering.number(of:)))
             let (component, cycles) = graph.cyclicComponents()
             guard cycles.isEmpty else { return nil }
-            var ranks = [Int32]()
-            ranks.reserveCapacity(m)
+            // The ranks are checked as they are placed (see `keepsUntestedPairs`), and their slots
+            // drawn.
+            var highest: Int32 = -1, keeps = true
+            @inline(__always) func place(_ rank: Int32) {
+                if keeps { keeps = keepsUntested(rank, highest: &highest) { slots[Int(ranked[Int($0)])].depth } }
+                drawn.append(ranked[Int(rank)])
+            }
             // `free`: the lowest rank without edges not yet placed (`t` skips those with edges).
             var free: Int32 = 0, t = 0
             @inline(__always) func skipRanksWithEdges() {
@@ -224,25 +235,19 @@ enum DepthRankedOrder {
                 let rank = touched[Int(compactRank)]
                 skipRanksWithEdges()
                 while free < rank {
-                    ranks.append(free)
+                    place(free)
                     free += 1
                     skipRanksWithEdges()
                 }
-                ranks.append(rank)
+                place(rank)
             }
             skipRanksWithEdges()
             while free < Int32(m) {
-                ranks.append(free)
+                place(free)
                 free += 1
                 skipRanksWithEdges()
             }
-            // Each slot's depth range (only needed here).
-            let slotDepths = [SIMD2<Float>](unsafeUninitializedCapacity: m) { buffer, initialized in
-                for entry in byRank { buffer[Int(entry.slot)] = entry.depth }
-                initialized = m
-            }
-            guard keepsUntestedPairs(ranks, ranked: ranked, depths: slotDepths) else { return nil }
-            for (k, rank) in ranks.enumerated() { drawn[k] = ranked[Int(rank)] }
+            guard keeps else { return nil }
         }
 
         // The input order, with the candidates' places taken by the candidates in rank order.
@@ -280,14 +285,21 @@ enum DepthRankedOrder {
     /// pair may be broken and the caller takes the general path.
     static func keepsUntestedPairs(_ order: [Int32], ranked: [Int32], depths: [SIMD2<Float>]) -> Bool {
         var highest: Int32 = -1
-        for rank in order {
-            if rank > highest {
-                highest = rank
-            } else if depths[Int(ranked[Int(highest)])].x >= depths[Int(ranked[Int(rank)])].y.nextDown {
-                return false
-            }
+        for rank in order where !keepsUntested(rank, highest: &highest, depth: { depths[Int(ranked[Int($0)])] }) {
+            return false
         }
         return true
+    }
+
+    /// `keepsUntestedPairs` one rank at a time: whether `rank`, drawn after ranks up to `highest`
+    /// (updated), keeps the untested pairs; `depth` gives a rank's depth range.
+    @inline(__always)
+    static func keepsUntested(_ rank: Int32, highest: inout Int32, depth: (Int32) -> SIMD2<Float>) -> Bool {
+        if rank > highest {
+            highest = rank
+            return true
+        }
+        return depth(highest).x < depth(rank).y.nextDown
     }
 
     /// Adds one to `turns` (up to 2) at each corner of the triangle `tri` (corners at a, b, c, with

@@ -1,3 +1,4 @@
+import CSwiftRuntimeShims
 import SurfaceKit
 
 extension ScreenGrid {
@@ -29,8 +30,12 @@ extension ScreenGrid {
         cells.withUnsafeBufferPointer { bin(cells: $0, entryLimit: entryLimit, withColumns: withColumns) }
     }
 
-    /// `bin(cells:entryLimit:withColumns:)` for ranges held in scratch memory.
-    func bin(cells: UnsafeBufferPointer<SIMD4<Int32>>, entryLimit: Int, withColumns: Bool = false) -> Bins? {
+    /// `bin(cells:entryLimit:withColumns:)` for ranges held in scratch memory. With `order` (a
+    /// permutation of the items), each cell lists its items in the order they have there instead
+    /// of ascending (an item's entries still hold its own number).
+    func bin(
+        cells: UnsafeBufferPointer<SIMD4<Int32>>, entryLimit: Int, withColumns: Bool = false, order: UnsafeBufferPointer<Int32>? = nil
+    ) -> Bins? {
         // Items are numbered in Int32.
         guard cells.count <= Int(Int32.max) else { return nil }
         let cellCount = columns * rows
@@ -65,9 +70,16 @@ extension ScreenGrid {
             // pages, as the fill writes all over them.
             return [Int32](unsafeUninitializedCapacity: total) { members, initialized in
                 adviseHugePages(UnsafeMutableRawBufferPointer(members))
-                var item = cells.count
-                while item > 0 {
-                    item -= 1
+                var place = cells.count
+                while place > 0 {
+                    place -= 1
+                    // The item listed at this place; its range is a scattered read when listed
+                    // in another order, asked for 16 places ahead.
+                    var item = place
+                    if let order, let base = cells.baseAddress {
+                        item = Int(order[place])
+                        if place >= 16 { shims_prefetch(base + Int(order[place - 16])) }
+                    }
                     let r = cells[item]
                     guard r.x <= r.z && r.y <= r.w else { continue }
                     let value = Int32(truncatingIfNeeded: item)
