@@ -91,11 +91,10 @@ extension DepthRankedOrder {
         return batch.withUnsafeMutableBufferPointer { batch in
             var batchCount = 0
             /// Tests the batch's pairs in order; false when the general path must decide.
-            /// First the filters on the pair data alone (depth ranges, neighbours across an
-            /// edge), keeping the pairs that pass in order; then the exact test of those.
-            /// Two passes, so each can ask for its scattered reads far enough ahead: most
-            /// pairs stop at the filters, and one pass then waited on the pair data read
-            /// a few pairs ahead to ask for the corners.
+            /// First the filter on the exact depth ranges, keeping the pairs that pass in
+            /// order; then the exact test of those. Two passes, so each can ask for its
+            /// scattered reads far enough ahead (one pass waited on the pair data read a few
+            /// pairs ahead to ask for the corners).
             func drain() -> Bool {
                 defer { batchCount = 0 }
                 let overlapsBefore = outcome.overlaps.count
@@ -107,16 +106,11 @@ extension DepthRankedOrder {
                     }
                     // p ranks below q. When no corner of p is above any corner of q (exact corner
                     // depths; depth is linear over each triangle), p is behind q or level wherever
-                    // they overlap, so the rank order is right for them: typically neighbours at a
-                    // corner on a slope, whose shared corner is p's highest and q's lowest.
+                    // they overlap, so the rank order is right for them (neighbours at a corner on
+                    // a slope, whose shared corner is p's highest and q's lowest, were settled
+                    // from the copies already).
                     let di = pairData[Int(batch[k].x)], dj = pairData[Int(batch[k].y)]
                     if dj.zmin >= di.zmax { continue }
-                    // Neighbours at a corner around which the triangles wind once (apart, see
-                    // `simpleCorners`): most of the pairs left on W3, with no corner read.
-                    if di.sharesSimpleCorner(with: dj) { continue }
-                    // Neighbours on the two sides of their edge (`ScreenPairs.relation` says apart
-                    // too), with no corner read.
-                    if di.sign == dj.sign, ScreenPairs.runOppositeAlongAnEdge(di.triangle, dj.triangle) { continue }
                     batch[kept] = batch[k]
                     kept += 1
                 }
@@ -132,7 +126,7 @@ extension DepthRankedOrder {
                     }
                     let si = batch[k].x, sj = batch[k].y
                     let di = pairData[Int(si)], dj = pairData[Int(sj)]
-                    let signs = (Double(di.sign), Double(dj.sign))
+                    let signs = (Double(di.corners.w), Double(dj.corners.w))
                     let relation = ScreenPairs.relation(di.triangle, dj.triangle, s, signs: signs)
                     if relation == .apart { continue }
                     if relation == .crossing { return false }
@@ -179,6 +173,13 @@ extension DepthRankedOrder {
                             let bj = ej.box
                             guard bi.z > bj.x, bj.z > bi.x, bi.w > bj.y, bj.w > bi.y else { continue }
                             guard Int(max(ei.first.x, ej.first.x)) == cx, Int(max(ei.first.y, ej.first.y)) == cy else { continue }
+                            // Settled from the copies alone (most pairs on W3): neighbours touching
+                            // in depth at a corner, the lower one's top the other's bottom (as the
+                            // depth filter below finds); neighbours at a corner around which the
+                            // triangles wind once (apart, see `simpleCorners`); and neighbours on
+                            // the two sides of their edge (`ScreenPairs.relation` says apart too).
+                            if ei.topIsBottom(of: ej) || ei.sharesSimpleCorner(with: ej) { continue }
+                            if ei.negative == ej.negative, ScreenPairs.runOppositeAlongAnEdge(ei.triangle, ej.triangle) { continue }
                             batch[batchCount] = SIMD2(ei.slot, ej.slot)
                             batchCount += 1
                             if batchCount == batch.count, !drain() {

@@ -96,16 +96,18 @@ enum DepthRankedOrder {
             let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
             let zmin = Float.roundedDown(min(a.z, b.z, c.z))
             countTurns(tri, sign: sign[Int(t)], a, b, c, into: turns)
-            pairData[slot] = PairData(zmin: min(a.z, b.z, c.z), zmax: max(a.z, b.z, c.z), triangle: tri, sign: sign[Int(t)])
+            pairData[slot] = PairData(
+                zmin: min(a.z, b.z, c.z), zmax: max(a.z, b.z, c.z), corners: SIMD4(tri, Int32(sign[Int(t)])))
             slots[slot] = Entry(
                 box: SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy)),
-                depth: SIMD2(zmin, Float.roundedUp(max(a.z, b.z, c.z))), first: .zero, slot: Int32(truncatingIfNeeded: slot))
+                depth: SIMD2(zmin, Float.roundedUp(max(a.z, b.z, c.z))), first: .zero, slot: Int32(truncatingIfNeeded: slot),
+                triangle: tri, depths: SIMD3(a.z, b.z, c.z), sign: sign[Int(t)])
             keys[slot] = RadixSort.orderedBits(zmin)
             boxLo = SIMD2(min(boxLo.x, mnx), min(boxLo.y, mny))
             boxHi = SIMD2(max(boxHi.x, mxx), max(boxHi.y, mxy))
             sumExtent += max(mxx - mnx, mxy - mny)
         }
-        simpleCorners(&pairData, turns: UnsafeBufferPointer(turns))
+        simpleCorners(&slots, turns: UnsafeBufferPointer(turns))
         // Ranks: ascending key, ties in slot (so index) order.
         let ranked = RadixSort.stableOrder(bits: keys)
         keys = []
@@ -338,55 +340,77 @@ enum DepthRankedOrder {
     /// `turns[v]` ≤ 1, k = 1: the angles at v do not overlap, and each triangle lies in its angle,
     /// so two triangles with the corner v are apart on screen. The sweep then skips such pairs
     /// without the exact test, which says apart for them too (W3: 487,000 tests → about 65,000).
-    static func simpleCorners(_ pairData: inout [PairData], turns: UnsafeBufferPointer<UInt8>) {
-        pairData.withUnsafeMutableBufferPointer { pairData in
-            for slot in pairData.indices {
-                let c = pairData[slot].corners
+    static func simpleCorners(_ slots: inout [Entry], turns: UnsafeBufferPointer<UInt8>) {
+        slots.withUnsafeMutableBufferPointer { slots in
+            for slot in slots.indices {
+                let c = slots[slot].corners
                 let mask = (turns[Int(c.x)] <= 1 ? 1 : 0) | (turns[Int(c.y)] <= 1 ? 2 : 0) | (turns[Int(c.z)] <= 1 ? 4 : 0)
-                pairData[slot].corners.w = c.w & ~7 | Int32(mask)
+                slots[slot].corners.w = c.w & ~7 | Int32(mask)
             }
         }
     }
 
     /// What the pair test needs of a candidate, in one place (a pair's two reads, instead of
     /// the list, sign, triangle and depth arrays each): its exact least and greatest corner depth,
-    /// and its corners with (w) 8 × the sign of its screen area plus a bit for each corner around
-    /// which the triangles wind once (see `simpleCorners`).
+    /// and its corners with the sign of its screen area (w).
     struct PairData {
         var zmin: Double
         var zmax: Double
         var corners: SIMD4<Int32>
 
-        init(zmin: Double, zmax: Double, triangle: SIMD3<Int32>, sign: Int8) {
-            self.zmin = zmin
-            self.zmax = zmax
-            corners = SIMD4(triangle, Int32(sign) << 3)
-        }
-
         /// The corners alone.
         var triangle: SIMD3<Int32> { SIMD3(corners.x, corners.y, corners.z) }
-
-        /// The sign of the screen area: 1 or −1.
-        var sign: Int32 { corners.w >> 3 }
-
-        /// Whether this and `other` share a corner around which the triangles wind once: then
-        /// they are apart on screen.
-        @inline(__always)
-        func sharesSimpleCorner(with other: PairData) -> Bool {
-            let w = corners.w
-            let simple = SIMD3(w & 1, w & 2, w & 4) .!= 0
-            let shared = triangle .== other.corners.x .| triangle .== other.corners.y .| triangle .== other.corners.z
-            return any(shared .& simple)
-        }
     }
 
     /// A cell's copy of a candidate's box, depth range, first cell (column, row; a grid has at most
-    /// 4,096 a side) and slot.
+    /// 4,096 a side), slot, and its corners with what the sweep's filters need of them, so that
+    /// most pairs are settled from the two copies alone (no scattered read of the pair data).
     struct Entry {
         var box = SIMD4<Float>.zero
         var depth = SIMD2<Float>.zero
         var first = SIMD2<Int16>.zero
         var slot: Int32 = 0
+        /// The corners, and in w: bits 0–2 the corners around which the triangles wind once (see
+        /// `simpleCorners`), bits 3–4 the corner of least depth, bits 5–6 the corner of greatest
+        /// depth (the first of equal ones), bit 7 a negative screen-area sign.
+        var corners = SIMD4<Int32>.zero
+
+        init(
+            box: SIMD4<Float>, depth: SIMD2<Float>, first: SIMD2<Int16>, slot: Int32, triangle: SIMD3<Int32>,
+            depths: SIMD3<Double>, sign: Int8
+        ) {
+            self.box = box
+            self.depth = depth
+            self.first = first
+            self.slot = slot
+            let least: Int32 = depths.y < depths.x ? (depths.z < depths.y ? 2 : 1) : (depths.z < depths.x ? 2 : 0)
+            let greatest: Int32 = depths.y > depths.x ? (depths.z > depths.y ? 2 : 1) : (depths.z > depths.x ? 2 : 0)
+            corners = SIMD4(triangle, least << 3 | greatest << 5 | (sign < 0 ? 1 << 7 : 0))
+        }
+
+        /// The corners alone.
+        var triangle: SIMD3<Int32> { SIMD3(corners.x, corners.y, corners.z) }
+
+        /// Whether the screen-area sign is negative.
+        var negative: Bool { corners.w & (1 << 7) != 0 }
+
+        /// Whether this one's corner of greatest depth is `later`'s corner of least depth: then no
+        /// corner of this one is above any of `later` (its greatest depth is the other's least,
+        /// exactly), as the sweep's depth filter finds without reading the exact depths.
+        @inline(__always)
+        func topIsBottom(of later: Entry) -> Bool {
+            corners[Int(corners.w >> 5 & 3)] == later.corners[Int(later.corners.w >> 3 & 3)]
+        }
+
+        /// Whether this and `other` share a corner around which the triangles wind once: then
+        /// they are apart on screen.
+        @inline(__always)
+        func sharesSimpleCorner(with other: Entry) -> Bool {
+            let w = corners.w
+            let simple = SIMD3(w & 1, w & 2, w & 4) .!= 0
+            let shared = triangle .== other.corners.x .| triangle .== other.corners.y .| triangle .== other.corners.z
+            return any(shared .& simple)
+        }
     }
 
 }

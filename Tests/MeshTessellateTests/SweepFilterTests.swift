@@ -3,12 +3,15 @@ import Testing
 
 @testable import MeshTessellate
 
-// The ranked order skips the pairs of candidates that share a corner around which the triangles
-// wind once (DepthRankedOrder.simpleCorners): such a pair is apart on screen. The count of turns is
-// checked here against fans built with a known winding, and the skipping against scenes where a
-// fan winds twice (its pairs must still be tested) or once under a sheet (its pairs are apart).
+// The ranked order's sweep settles most pairs from the cells' copies alone, without the exact
+// test: pairs that share a corner around which the triangles wind once
+// (DepthRankedOrder.simpleCorners; such a pair is apart on screen), and pairs where the lower one's
+// corner of greatest depth is the other's corner of least depth. The count of turns is checked
+// here against fans built with a known winding, the skipping against scenes where a fan winds
+// twice (its pairs must still be tested) or once under a sheet (its pairs are apart), and the
+// corners of least and greatest depth against the depths themselves.
 
-@Suite struct SimpleCornerTests {
+@Suite struct SweepFilterTests {
     typealias S = SortSupport
 
     private let flat = S.geometry(size: 100, transform: .identity)
@@ -181,5 +184,44 @@ import Testing
             #expect(check.checked > 1_000 && check.mismatches == 0, "trial \(trial)")
             #expect(stats.addedPieces == 0 || !stats.depthRanked)
         }
+    }
+
+    @Test func aTopThatIsTheOtherBottomMeansNoCornerAbove() {
+        // Random pairs of triangles sharing corners, with depths from a few values (many ties):
+        // when the copies say the first one's corner of greatest depth is the second one's corner
+        // of least depth, the first one's greatest depth is the second one's least, exactly; and
+        // when each of those corners is the only one at its depth, the copies say so.
+        var random = TessSupport.Random(seed: 0x70b_2026)
+        let levels = [0.0, 1, 2, 2.5]
+        var said = 0
+        for _ in 0..<4_000 {
+            let depth = (0..<5).map { _ in levels[Int(random.next() % 4)] }
+            func triangle() -> SIMD3<Int32> {
+                var corners: [Int32] = []
+                while corners.count < 3 {
+                    let v = Int32(random.next() % 5)
+                    if !corners.contains(v) { corners.append(v) }
+                }
+                return SIMD3(corners[0], corners[1], corners[2])
+            }
+            let p = triangle(), q = triangle()
+            let sign: Int8 = random.next() % 2 == 0 ? 1 : -1
+            func entry(_ t: SIMD3<Int32>) -> DepthRankedOrder.Entry {
+                DepthRankedOrder.Entry(
+                    box: .zero, depth: .zero, first: .zero, slot: 0, triangle: t,
+                    depths: SIMD3(depth[Int(t.x)], depth[Int(t.y)], depth[Int(t.z)]), sign: sign)
+            }
+            let ep = entry(p), eq = entry(q)
+            let pDepths = [p.x, p.y, p.z].map { depth[Int($0)] }, qDepths = [q.x, q.y, q.z].map { depth[Int($0)] }
+            let top = pDepths.max() ?? 0, bottom = qDepths.min() ?? 0
+            if ep.topIsBottom(of: eq) {
+                said += 1
+                #expect(top == bottom)
+            }
+            let tops = [p.x, p.y, p.z].filter { depth[Int($0)] == top }, bottoms = [q.x, q.y, q.z].filter { depth[Int($0)] == bottom }
+            if tops.count == 1, bottoms.count == 1, tops[0] == bottoms[0] { #expect(ep.topIsBottom(of: eq)) }
+            #expect(ep.triangle == p && ep.negative == (sign < 0))
+        }
+        #expect(said > 100)
     }
 }
