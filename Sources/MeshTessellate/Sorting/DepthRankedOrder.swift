@@ -34,19 +34,25 @@ enum DepthRankedOrder {
     /// the wrong way round or crossing), when more than `limit` tested pairs overlap, or when the
     /// screening or the grid would cost more than they save.
     /// `topology`, when given, must pair exactly these triangles (see `SortTopology.matches`).
-    static func order(screen: [Point3D], triangles: [SIMD3<Int32>], limit: Int, topology: SortTopology? = nil) -> Outcome? {
+    /// Without `countingClusters`, `clusters` and `largestCluster` stay 0 (they are statistics
+    /// alone, which `PainterSorter.exactOrder(mesh:geometry:topology:)` does not return).
+    static func order(
+        screen: [Point3D], triangles: [SIMD3<Int32>], limit: Int, topology: SortTopology? = nil, countingClusters: Bool = true
+    ) -> Outcome? {
         let n = triangles.count
         // Slots are Int32: beyond that the general path decides (which has its own bounds).
         guard n < Int(Int32.max) else { return nil }
         guard n > 1 else { return Outcome(order: (0..<Int32(n)).map { $0 }) }
         return screen.withUnsafeBufferPointer { s in
-            triangles.withUnsafeBufferPointer { tris in order(screen: s, triangles: tris, limit: limit, topology: topology) }
+            triangles.withUnsafeBufferPointer { tris in
+                order(screen: s, triangles: tris, limit: limit, topology: topology, countingClusters: countingClusters)
+            }
         }
     }
 
     private static func order(
         screen s: UnsafeBufferPointer<Point3D>, triangles tris: UnsafeBufferPointer<SIMD3<Int32>>, limit: Int,
-        topology: SortTopology?
+        topology: SortTopology?, countingClusters: Bool
     ) -> Outcome? {
         let n = tris.count
         // The sign of each triangle's screen area; 0 for those that cover none (edge-on, or not
@@ -118,13 +124,8 @@ enum DepthRankedOrder {
         // instead of 522,000, 2.0 M pairs looked at instead of 1.85 M, 2% fewer instructions).
         let grid = ScreenGrid(lo: boxLo, hi: boxHi, meanExtent: 3 * sumExtent / Double(m), count: m)
         let nx = grid.columns, ny = grid.rows
-        // Cells by multiplying with the cells per unit instead of dividing by the cell size (four
-        // divisions a candidate were most of the cell pass): any monotone map from positions to
-        // cells serves, since the boxes' cells, the binning and the sweep's first cells all come
-        // from this one.
-        let (perWidth, perHeight) = (1 / grid.cellWidth, 1 / grid.cellHeight)
-        @inline(__always) func cellX(_ x: Float) -> Int { ScreenGrid.cell((Double(x) - grid.origin.x) * perWidth, count: nx) }
-        @inline(__always) func cellY(_ y: Float) -> Int { ScreenGrid.cell((Double(y) - grid.origin.y) * perHeight, count: ny) }
+        @inline(__always) func cellX(_ x: Float) -> Int { grid.column(Double(x)) }
+        @inline(__always) func cellY(_ y: Float) -> Int { grid.row(Double(y)) }
         // Each box's cells (first column and row, last column and row), by slot, and its first
         // cell in its entry, in one pass in slot order. The binning then lists each cell's
         // candidates by rank (reading the cells in rank order, asked for ahead), and the cells'
@@ -182,7 +183,7 @@ enum DepthRankedOrder {
         guard let swept else { return nil }
         var (back, front) = (swept.back, swept.front)
         outcome.overlappingPairs = swept.overlaps.count
-        (outcome.clusters, outcome.largestCluster) = clusterSizes(swept.overlaps)
+        if countingClusters { (outcome.clusters, outcome.largestCluster) = clusterSizes(swept.overlaps) }
 
         // The tested pairs' edges between ranks. When every one goes up the ranks, the rank order
         // is the order; otherwise a topological order of them, the lowest rank first among the free
@@ -252,18 +253,21 @@ enum DepthRankedOrder {
             guard keeps else { return nil }
         }
 
-        // The input order, with the candidates' places taken by the candidates in rank order.
-        var order = [Int32](unsafeUninitializedCapacity: n) { buffer, count in
+        // The input order, with the candidates' places (ascending in `list`) taken by the
+        // candidates in rank order: one pass, each place written once.
+        outcome.order = [Int32](unsafeUninitializedCapacity: n) { buffer, count in
             adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
-            for t in 0..<n { buffer[t] = Int32(truncatingIfNeeded: t) }
+            var place = 0
+            for t in 0..<n {
+                if place < m, Int(list[place]) == t {
+                    buffer[t] = list[Int(drawn[place])]
+                    place += 1
+                } else {
+                    buffer[t] = Int32(truncatingIfNeeded: t)
+                }
+            }
             count = n
         }
-        order.withUnsafeMutableBufferPointer { order in
-            for (place, slot) in drawn.enumerated() {
-                order[Int(list[place])] = list[Int(slot)]
-            }
-        }
-        outcome.order = order
         return outcome
     }
 

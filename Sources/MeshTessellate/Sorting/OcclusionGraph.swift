@@ -65,7 +65,13 @@ struct OcclusionGraph: Sendable {
                 walk.removeLast()
                 if let parent = walk.last { low[Int(parent.node)] = min(low[Int(parent.node)], low[v]) }
                 guard low[v] == index[v] else { continue }
-                // v is the root of a component: everything above it on the stack.
+                // v is the root of a component: everything above it on the stack. Most are v
+                // alone (no cycle), which needs no list.
+                if stack.last == Int32(v) {
+                    stack.removeLast()
+                    onStack[v] = false
+                    continue
+                }
                 var found: [Int32] = []
                 while let x = stack.popLast() {
                     onStack[Int(x)] = false

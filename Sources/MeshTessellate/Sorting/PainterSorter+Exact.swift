@@ -26,7 +26,9 @@ public extension PainterSorter {
         var statistics = SortStatistics(
             inputTriangles: mesh.triangleCount, clippedTriangles: mesh.triangleCount, outputTriangles: mesh.triangleCount,
             overlapClusters: 0, largestCluster: 0)
-        guard case .ordered(let order) = wholeTriangleOrder(pool: pool, statistics: &statistics, topology: topology) else {
+        guard
+            case .ordered(let order) = wholeTriangleOrder(pool: pool, statistics: &statistics, topology: topology, countingClusters: false)
+        else {
             return nil
         }
         return order
@@ -87,8 +89,10 @@ extension PainterSorter {
     /// The part of `exactOrder(pool:statistics:budget:pairLimit:topology:)` that orders whole
     /// triangles (the ranked path, else every overlapping pair and the graph's cycles), with its
     /// statistics; it splits nothing.
+    /// Without `countingClusters` the ranked path leaves the statistics' clusters at 0.
     static func wholeTriangleOrder(
-        pool: SortPool, statistics: inout SortStatistics, pairLimit: Int? = nil, topology: SortTopology? = nil
+        pool: SortPool, statistics: inout SortStatistics, pairLimit: Int? = nil, topology: SortTopology? = nil,
+        countingClusters: Bool = true
     ) -> WholeTriangleOrder {
         let count = pool.triangles.count
         // Each crossing pair is two edges of the occlusion graph, whose offsets are Int32.
@@ -96,7 +100,9 @@ extension PainterSorter {
         // First the rank order by least depth, which needs a test only where depth ranges overlap;
         // when it cannot be kept, every overlapping pair is ordered below.
         let pairing = topology.flatMap { $0.matches(triangles: pool.triangles, vertexCount: pool.screen.count) ? $0 : nil }
-        if let ranked = DepthRankedOrder.order(screen: pool.screen, triangles: pool.triangles, limit: limit, topology: pairing) {
+        if let ranked = DepthRankedOrder.order(
+            screen: pool.screen, triangles: pool.triangles, limit: limit, topology: pairing, countingClusters: countingClusters)
+        {
             statistics.depthRanked = true
             statistics.overlapClusters = ranked.clusters
             statistics.largestCluster = ranked.largestCluster

@@ -9,6 +9,13 @@ struct ScreenGrid {
     let rows: Int
     let cellWidth: Double
     let cellHeight: Double
+    /// Cells per unit along x and y: positions are mapped to cells by multiplying with these
+    /// instead of dividing by the cell sizes (a division costs several multiplications, and the
+    /// sorts map every vertex or box). Any monotone map serves the searches, as long as all their
+    /// cells come from this one: a point on a cell's centre line still lands in that cell, the
+    /// products being off by an ulp at most.
+    let columnsPerUnit: Double
+    let rowsPerUnit: Double
 
     /// A grid over the box `lo`…`hi` for `count` items whose mean extent is `meanExtent`, with at
     /// most `density` × √count cells a side.
@@ -21,15 +28,17 @@ struct ScreenGrid {
         rows = Int(min(limit, max(1, (extent.y / meanSize).rounded(.up))))
         cellWidth = extent.x > 0 ? extent.x / Double(columns) : 1
         cellHeight = extent.y > 0 ? extent.y / Double(rows) : 1
+        columnsPerUnit = 1 / cellWidth
+        rowsPerUnit = 1 / cellHeight
     }
 
     /// The column of x, clamped to the grid.
     @inline(__always)
-    func column(_ x: Double) -> Int { ScreenGrid.cell((x - origin.x) / cellWidth, count: columns) }
+    func column(_ x: Double) -> Int { ScreenGrid.cell((x - origin.x) * columnsPerUnit, count: columns) }
 
     /// The row of y, clamped to the grid.
     @inline(__always)
-    func row(_ y: Double) -> Int { ScreenGrid.cell((y - origin.y) / cellHeight, count: rows) }
+    func row(_ y: Double) -> Int { ScreenGrid.cell((y - origin.y) * rowsPerUnit, count: rows) }
 
     /// `position` (in cells) clamped to 0..<count without converting anything out of Int's range:
     /// bounds beyond Float's range become infinite, and an extent too wide for a Double makes the
