@@ -28,7 +28,7 @@ extension DepthRankedOrder {
     /// when the rank order cannot be kept or the limits are passed.
     static func sweep(
         columns nx: Int, rows ny: Int, start: UnsafeBufferPointer<Int32>, entries: UnsafeBufferPointer<Entry>,
-        pairData: UnsafeBufferPointer<PairData>, screen s: UnsafeBufferPointer<Point3D>, limit: Int, lookLimit: Int
+        screen s: UnsafeBufferPointer<Point3D>, limit: Int, lookLimit: Int
     ) -> BandOutcome? {
         // Several bands a core, so a band that holds a fold's crowded rows does not leave the
         // other core idle; one band on one core (the findings are the same either way, which
@@ -49,7 +49,7 @@ extension DepthRankedOrder {
         let totals = SweepTotals()
         let outcomes = parallelParts(bandCount) { b in
             let outcome = sweep(
-                rows: firstRows[b]..<firstRows[b + 1], columns: nx, start: start, entries: entries, pairData: pairData,
+                rows: firstRows[b]..<firstRows[b + 1], columns: nx, start: start, entries: entries,
                 screen: s, limit: limit, lookLimit: lookLimit, failed: failed, totals: totals)
             if !outcome.valid { failed.store(true, ordering: .relaxed) }
             return outcome
@@ -72,51 +72,31 @@ extension DepthRankedOrder {
         let looked = Atomic<Int>(0)
     }
 
-    /// One band's sweep (see `sweep(columns:rows:start:entries:pairData:screen:limit:lookLimit:)`).
+    /// One band's sweep (see `sweep(columns:rows:start:entries:screen:limit:lookLimit:)`).
     /// Stops (not valid) at a pair the rank order cannot keep, past the limits (its own counts or
     /// the totals), or once `failed` is set by another band.
     private static func sweep(
         rows: Range<Int>, columns nx: Int, start: UnsafeBufferPointer<Int32>, entries: UnsafeBufferPointer<Entry>,
-        pairData: UnsafeBufferPointer<PairData>, screen s: UnsafeBufferPointer<Point3D>, limit: Int, lookLimit: Int,
+        screen s: UnsafeBufferPointer<Point3D>, limit: Int, lookLimit: Int,
         failed: borrowing Atomic<Bool>, totals: SweepTotals
     ) -> BandOutcome {
         var outcome = BandOutcome()
         // The pairs looked at already added to the total.
         var lookedAdded = 0
-        guard let pairBase = pairData.baseAddress, let screenBase = s.baseAddress else { return outcome }
-        // The pairs that pass the filters on the entries (boxes meet, in this cell) are tested in
-        // batches, in the sweep's order: their pair data and corners are scattered reads, which a
-        // batch can ask for a few pairs ahead.
+        guard let screenBase = s.baseAddress else { return outcome }
+        // The pairs that the copies do not settle are tested in batches (entry numbers), in the
+        // sweep's order: their corners are scattered reads, which a batch can ask for a few pairs
+        // ahead.
         var batch = [SIMD2<Int32>](repeating: .zero, count: 4_096)
         return batch.withUnsafeMutableBufferPointer { batch in
             var batchCount = 0
             /// Tests the batch's pairs in order; false when the general path must decide.
-            /// First the filter on the exact depth ranges, keeping the pairs that pass in
-            /// order; then the exact test of those. Two passes, so each can ask for its
-            /// scattered reads far enough ahead (one pass waited on the pair data read a few
-            /// pairs ahead to ask for the corners).
             func drain() -> Bool {
                 defer { batchCount = 0 }
                 let overlapsBefore = outcome.overlaps.count
-                var kept = 0
                 for k in 0..<batchCount {
-                    if k + 16 < batchCount {
-                        shims_prefetch(pairBase + Int(batch[k + 16].x))
-                        shims_prefetch(pairBase + Int(batch[k + 16].y))
-                    }
-                    // p ranks below q. When no corner of p is above any corner of q (exact corner
-                    // depths; depth is linear over each triangle), p is behind q or level wherever
-                    // they overlap, so the rank order is right for them (neighbours at a corner on
-                    // a slope, whose shared corner is p's highest and q's lowest, were settled
-                    // from the copies already).
-                    let di = pairData[Int(batch[k].x)], dj = pairData[Int(batch[k].y)]
-                    if dj.zmin >= di.zmax { continue }
-                    batch[kept] = batch[k]
-                    kept += 1
-                }
-                for k in 0..<kept {
-                    if k + 8 < kept {
-                        let ahead = pairData[Int(batch[k + 8].x)].corners, other = pairData[Int(batch[k + 8].y)].corners
+                    if k + 8 < batchCount {
+                        let ahead = entries[Int(batch[k + 8].x)].corners, other = entries[Int(batch[k + 8].y)].corners
                         shims_prefetch(screenBase + Int(ahead.x))
                         shims_prefetch(screenBase + Int(ahead.y))
                         shims_prefetch(screenBase + Int(ahead.z))
@@ -124,10 +104,19 @@ extension DepthRankedOrder {
                         shims_prefetch(screenBase + Int(other.y))
                         shims_prefetch(screenBase + Int(other.z))
                     }
-                    let si = batch[k].x, sj = batch[k].y
-                    let di = pairData[Int(si)], dj = pairData[Int(sj)]
-                    let signs = (Double(di.corners.w), Double(dj.corners.w))
-                    let relation = ScreenPairs.relation(di.triangle, dj.triangle, s, signs: signs)
+                    let ei = entries[Int(batch[k].x)], ej = entries[Int(batch[k].y)]
+                    let ti = ei.triangle, tj = ej.triangle
+                    // p ranks below q. When no corner of p is above any corner of q (exact corner
+                    // depths; depth is linear over each triangle), p is behind q or level wherever
+                    // they overlap, so the rank order is right for them (neighbours at a corner on
+                    // a slope, whose shared corner is p's highest and q's lowest, were settled
+                    // from the copies already).
+                    if min(s[Int(tj.x)].z, s[Int(tj.y)].z, s[Int(tj.z)].z) >= max(s[Int(ti.x)].z, s[Int(ti.y)].z, s[Int(ti.z)].z) {
+                        continue
+                    }
+                    let si = ei.slot, sj = ej.slot
+                    let signs: (Double, Double) = (ei.negative ? -1 : 1, ej.negative ? -1 : 1)
+                    let relation = ScreenPairs.relation(ti, tj, s, signs: signs)
                     if relation == .apart { continue }
                     if relation == .crossing { return false }
                     if let (back, front) = relation.backAndFront(si, sj) {
@@ -180,7 +169,7 @@ extension DepthRankedOrder {
                             // the two sides of their edge (`ScreenPairs.relation` says apart too).
                             if ei.topIsBottom(of: ej) || ei.sharesSimpleCorner(with: ej) { continue }
                             if ei.negative == ej.negative, ScreenPairs.runOppositeAlongAnEdge(ei.triangle, ej.triangle) { continue }
-                            batch[batchCount] = SIMD2(ei.slot, ej.slot)
+                            batch[batchCount] = SIMD2(Int32(truncatingIfNeeded: p), Int32(truncatingIfNeeded: q))
                             batchCount += 1
                             if batchCount == batch.count, !drain() {
                                 outcome.valid = false

@@ -80,11 +80,6 @@ enum DepthRankedOrder {
             adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
             initialized = m
         }
-        // What the pair test reads of each slot: exact corner depths, corners and sign.
-        var pairData = [PairData](unsafeUninitializedCapacity: m) { buffer, initialized in
-            adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
-            initialized = m
-        }
         var keys = [UInt32](unsafeUninitializedCapacity: m) { _, initialized in initialized = m }
         // How often the candidates' angles at each vertex cover the direction +x, up to 2, and 2
         // for the vertices of R (see `simpleCorners`).
@@ -102,8 +97,6 @@ enum DepthRankedOrder {
             let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
             let zmin = Float.roundedDown(min(a.z, b.z, c.z))
             countTurns(tri, sign: sign[Int(t)], a, b, c, into: turns)
-            pairData[slot] = PairData(
-                zmin: min(a.z, b.z, c.z), zmax: max(a.z, b.z, c.z), corners: SIMD4(tri, Int32(sign[Int(t)])))
             slots[slot] = Entry(
                 box: SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy)),
                 depth: SIMD2(zmin, Float.roundedUp(max(a.z, b.z, c.z))), first: .zero, slot: Int32(truncatingIfNeeded: slot),
@@ -174,11 +167,7 @@ enum DepthRankedOrder {
         // rows): the order of those that overlap, back before front.
         let lookLimit = 64 * entries.count + min(limit, Int(Int32.max))
         let swept = start.withUnsafeBufferPointer { start in
-            pairData.withUnsafeBufferPointer { pairData in
-                sweep(
-                    columns: nx, rows: ny, start: start, entries: entries, pairData: pairData, screen: s, limit: limit, lookLimit: lookLimit
-                )
-            }
+            sweep(columns: nx, rows: ny, start: start, entries: entries, screen: s, limit: limit, lookLimit: lookLimit)
         }
         guard let swept else { return nil }
         var (back, front) = (swept.back, swept.front)
@@ -352,18 +341,6 @@ enum DepthRankedOrder {
                 slots[slot].corners.w = c.w & ~7 | Int32(mask)
             }
         }
-    }
-
-    /// What the pair test needs of a candidate, in one place (a pair's two reads, instead of
-    /// the list, sign, triangle and depth arrays each): its exact least and greatest corner depth,
-    /// and its corners with the sign of its screen area (w).
-    struct PairData {
-        var zmin: Double
-        var zmax: Double
-        var corners: SIMD4<Int32>
-
-        /// The corners alone.
-        var triangle: SIMD3<Int32> { SIMD3(corners.x, corners.y, corners.z) }
     }
 
     /// A cell's copy of a candidate's box, depth range, first cell (column, row; a grid has at most

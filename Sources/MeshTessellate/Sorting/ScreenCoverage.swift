@@ -347,12 +347,23 @@ enum ScreenCoverage {
                             let x0 = Int(lower.x), width = Int(upper.x) &- x0
                             guard width < 56 else { return nil }
                             let mask = (UInt64(1) &<< UInt64(width &+ 1)) &- 1
-                            var marked: UInt64 = 0
                             // Cells are in 0..<4096 a side, so the offsets cannot overflow.
                             var offset = Int(lower.y) &* rowBytes &+ x0 >> 3
-                            for _ in Int(lower.y)...Int(upper.y) {
-                                marked |= UInt64(littleEndian: bits.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                                offset &+= rowBytes
+                            @inline(__always) func word(_ offset: Int) -> UInt64 {
+                                UInt64(littleEndian: bits.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                            }
+                            let rows = Int(upper.y) &- Int(lower.y)
+                            var marked: UInt64
+                            if rows <= 1 {
+                                // One or two rows (most boxes), without a loop whose count changes
+                                // from box to box (a branch mispredicted about every other time).
+                                marked = word(offset) | word(offset &+ rows &* rowBytes)
+                            } else {
+                                marked = 0
+                                for _ in 0...rows {
+                                    marked |= word(offset)
+                                    offset &+= rowBytes
+                                }
                             }
                             return (marked >> UInt64(x0 & 7)) & mask == 0
                         }
