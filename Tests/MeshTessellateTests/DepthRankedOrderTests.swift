@@ -353,6 +353,10 @@ import Testing
         }
         #expect(statistics.depthRanked, "the ranked path, whose sweep runs by bands on two cores")
         #expect(serial.triangles == parallel.triangles)
+        // Enough candidates for the first pass to run in parts (the vertices' marks then atomic).
+        let pool = try SortPool(clipping: mesh, geometry: geometry)
+        let outcome = DepthRankedOrder.order(screen: pool.screen, triangles: pool.triangles, limit: 1 << 24)
+        #expect((outcome?.candidates ?? 0) >= 32_768)
     }
 
     /// The limit on overlapping pairs applies to the total over the sweep's bands: one pair fewer

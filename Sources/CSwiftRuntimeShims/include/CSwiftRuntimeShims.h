@@ -13,6 +13,10 @@ uint64_t swift_float64ToString(char *buffer, size_t bufferLength, double value, 
 // addresses are known a few iterations ahead.
 static inline void shims_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 
+/// Sets `bits` in the byte at p atomically (relaxed) and returns the byte before: parts of a sort
+/// on several cores marking the same vertex.
+static inline uint8_t shims_fetch_or_u8(uint8_t *p, uint8_t bits) { return __atomic_fetch_or(p, bits, __ATOMIC_RELAXED); }
+
 // Four-lane float helpers for the BVH walk's box tests. Swift's SIMD has no lane-mask
 // extraction, and its select-based minimum and maximum do not always become single
 // instructions; these are single SSE instructions where SSE exists, with the same answers

@@ -81,30 +81,58 @@ enum DepthRankedOrder {
             initialized = m
         }
         var keys = [UInt32](unsafeUninitializedCapacity: m) { _, initialized in initialized = m }
-        // How often the candidates' angles at each vertex cover the direction +x, up to 2, and 2
-        // for the vertices of R (see `simpleCorners`).
+        // Whether the candidates' angles at each vertex cover the direction +x once (bit 0) or
+        // more often (bit 1, set for the vertices of R too; see `simpleCorners`).
         let turnScratch = SortScratch(bytes: s.count, zeroed: true)
         defer { withExtendedLifetime(turnScratch) {} }
         let turns = turnScratch.buffer(of: UInt8.self, count: s.count)
-        for v in candidates.residualVertices { turns[Int(v)] = 2 }
+        for v in candidates.residualVertices { turns[Int(v)] = 3 }
 
+        // In a fixed number of parts (on all cores; the vertices' marks then atomically), each
+        // with its own bounds and sum, added in part order: the grid below is the same on any
+        // number of cores.
+        let parts = m >= 32_768 ? 8 : 1
+        let atomically = parts > 1 && ProcessInfoCores.count > 1
+        typealias PartBounds = (lo: SIMD2<Double>, hi: SIMD2<Double>, extent: Double)
+        let partBounds: [PartBounds] = slots.withUnsafeMutableBufferPointer { slotsOut in
+            keys.withUnsafeMutableBufferPointer { keysOut in
+                list.withUnsafeBufferPointer { list in
+                    sign.withUnsafeBufferPointer { sign in
+                        // m ≥ 2 here, so both have storage.
+                        guard let slotStart = slotsOut.baseAddress, let keyStart = keysOut.baseAddress else { return [] }
+                        let (slotBase, keyBase) = (SharedMutableBuffer(base: slotStart), SharedMutableBuffer(base: keyStart))
+                        return parallelParts(parts) { part -> PartBounds in
+                            var lo = SIMD2<Double>(.infinity, .infinity), hi = SIMD2<Double>(-.infinity, -.infinity)
+                            var extent = 0.0
+                            for slot in m * part / parts..<m * (part + 1) / parts {
+                                let t = Int(list[slot])
+                                let tri = tris[t]
+                                let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
+                                let mnx = min(a.x, b.x, c.x), mny = min(a.y, b.y, c.y)
+                                let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
+                                let zmin = Float.roundedDown(min(a.z, b.z, c.z))
+                                countTurns(tri, sign: sign[t], a, b, c, into: turns, atomically: atomically)
+                                slotBase.base[slot] = Entry(
+                                    box: SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy)),
+                                    depth: SIMD2(zmin, Float.roundedUp(max(a.z, b.z, c.z))), first: .zero,
+                                    slot: Int32(truncatingIfNeeded: slot), triangle: tri, depths: SIMD3(a.z, b.z, c.z), sign: sign[t])
+                                keyBase.base[slot] = RadixSort.orderedBits(zmin)
+                                lo = SIMD2(min(lo.x, mnx), min(lo.y, mny))
+                                hi = SIMD2(max(hi.x, mxx), max(hi.y, mxy))
+                                extent += max(mxx - mnx, mxy - mny)
+                            }
+                            return (lo, hi, extent)
+                        }
+                    }
+                }
+            }
+        }
         var boxLo = SIMD2<Double>(.infinity, .infinity), boxHi = SIMD2<Double>(-.infinity, -.infinity)
         var sumExtent = 0.0
-        for (slot, t) in list.enumerated() {
-            let tri = tris[Int(t)]
-            let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
-            let mnx = min(a.x, b.x, c.x), mny = min(a.y, b.y, c.y)
-            let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
-            let zmin = Float.roundedDown(min(a.z, b.z, c.z))
-            countTurns(tri, sign: sign[Int(t)], a, b, c, into: turns)
-            slots[slot] = Entry(
-                box: SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy)),
-                depth: SIMD2(zmin, Float.roundedUp(max(a.z, b.z, c.z))), first: .zero, slot: Int32(truncatingIfNeeded: slot),
-                triangle: tri, depths: SIMD3(a.z, b.z, c.z), sign: sign[Int(t)])
-            keys[slot] = RadixSort.orderedBits(zmin)
-            boxLo = SIMD2(min(boxLo.x, mnx), min(boxLo.y, mny))
-            boxHi = SIMD2(max(boxHi.x, mxx), max(boxHi.y, mxy))
-            sumExtent += max(mxx - mnx, mxy - mny)
+        for bounds in partBounds {
+            boxLo = pointwiseMin(boxLo, bounds.lo)
+            boxHi = pointwiseMax(boxHi, bounds.hi)
+            sumExtent += bounds.extent
         }
         simpleCorners(&slots, turns: UnsafeBufferPointer(turns))
         // Ranks: ascending key, ties in slot (so index) order.
@@ -130,11 +158,16 @@ enum DepthRankedOrder {
         defer { withExtendedLifetime(cellScratch) {} }
         let cellsOut = cellScratch.buffer(of: SIMD4<Int32>.self, count: m)
         slots.withUnsafeMutableBufferPointer { slots in
-            for slot in 0..<m {
-                let box = slots[slot].box
-                let r = SIMD4(Int32(cellX(box.x)), Int32(cellY(box.y)), Int32(cellX(box.z)), Int32(cellY(box.w)))
-                slots[slot].first = SIMD2(Int16(truncatingIfNeeded: r.x), Int16(truncatingIfNeeded: r.y))
-                cellsOut[slot] = r
+            guard let base = slots.baseAddress else { return }
+            let slotBase = SharedMutableBuffer(base: base)
+            // On all cores, each chunk its own slots.
+            parallelChunks(m, minimumChunk: 32_768) { range in
+                for slot in range {
+                    let box = slotBase.base[slot].box
+                    let r = SIMD4(Int32(cellX(box.x)), Int32(cellY(box.y)), Int32(cellX(box.z)), Int32(cellY(box.w)))
+                    slotBase.base[slot].first = SIMD2(Int16(truncatingIfNeeded: r.x), Int16(truncatingIfNeeded: r.y))
+                    cellsOut[slot] = r
+                }
             }
         }
         // Nil past a few entries a candidate (and the pair limit), by arithmetic before anything
@@ -155,9 +188,12 @@ enum DepthRankedOrder {
         slots.withUnsafeBufferPointer { slots in
             bins.members.withUnsafeBufferPointer { members in
                 guard let base = slots.baseAddress else { return }
-                for e in 0..<total {
-                    if e + 16 < total { shims_prefetch(base + Int(members[e + 16])) }
-                    entryBuffer[e] = slots[Int(members[e])]
+                // On all cores, each chunk its own entries.
+                parallelChunks(total, minimumChunk: 65_536) { range in
+                    for e in range {
+                        if e + 16 < range.upperBound { shims_prefetch(base + Int(members[e + 16])) }
+                        entryBuffer[e] = slots[Int(members[e])]
+                    }
                 }
             }
         }
@@ -246,13 +282,18 @@ enum DepthRankedOrder {
         // candidates in rank order: one pass, each place written once.
         outcome.order = [Int32](unsafeUninitializedCapacity: n) { buffer, count in
             adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
-            var place = 0
-            for t in 0..<n {
-                if place < m, Int(list[place]) == t {
-                    buffer[t] = list[Int(drawn[place])]
-                    place += 1
-                } else {
-                    buffer[t] = Int32(truncatingIfNeeded: t)
+            guard let base = buffer.baseAddress else { return }
+            let out = SharedMutableBuffer(base: base)
+            // On all cores, each chunk its own places, starting at its first candidate.
+            parallelChunks(n, minimumChunk: 262_144) { range in
+                var place = firstPlace(atLeast: range.lowerBound, in: list)
+                for t in range {
+                    if place < m, Int(list[place]) == t {
+                        out.base[t] = list[Int(drawn[place])]
+                        place += 1
+                    } else {
+                        out.base[t] = Int32(truncatingIfNeeded: t)
+                    }
                 }
             }
             count = n
@@ -297,16 +338,34 @@ enum DepthRankedOrder {
         return depth(highest).x < depth(rank).y.nextDown
     }
 
-    /// Adds one to `turns` (up to 2) at each corner of the triangle `tri` (corners at a, b, c, with
-    /// screen-area sign `sign`, not 0) whose angle holds the direction +x: with the corners
-    /// counterclockwise, the angle at v from the next corner u to the previous one w (less than π)
-    /// holds it when u.y ≤ v.y < w.y, exactly (half-open, so a side along +x counts once).
+    /// The first place in `list` (ascending) whose triangle is at least `t`.
+    static func firstPlace(atLeast t: Int, in list: [Int32]) -> Int {
+        var (lower, upper) = (0, list.count)
+        while lower < upper {
+            let middle = (lower + upper) / 2
+            if Int(list[middle]) < t { lower = middle + 1 } else { upper = middle }
+        }
+        return lower
+    }
+
+    /// Marks in `turns` each corner of the triangle `tri` (corners at a, b, c, with screen-area
+    /// sign `sign`, not 0) whose angle holds the direction +x: bit 0 the first time a vertex is
+    /// marked, bit 1 every time after. With the corners counterclockwise, the angle at v from the
+    /// next corner u to the previous one w (less than π) holds it when u.y ≤ v.y < w.y, exactly
+    /// (half-open, so a side along +x counts once). `atomically` when other cores mark too.
     @inline(__always)
     static func countTurns(
-        _ tri: SIMD3<Int32>, sign: Int8, _ a: Point3D, _ b: Point3D, _ c: Point3D, into turns: UnsafeMutableBufferPointer<UInt8>
+        _ tri: SIMD3<Int32>, sign: Int8, _ a: Point3D, _ b: Point3D, _ c: Point3D, into turns: UnsafeMutableBufferPointer<UInt8>,
+        atomically: Bool = false
     ) {
         @inline(__always) func turn(_ v: Int32, if covers: Bool) {
-            if covers { turns[Int(v)] = Swift.min(turns[Int(v)] &+ 1, 2) }
+            guard covers else { return }
+            if atomically, let base = turns.baseAddress {
+                if shims_fetch_or_u8(base + Int(v), 1) & 1 != 0 { _ = shims_fetch_or_u8(base + Int(v), 2) }
+            } else {
+                let marks = turns[Int(v)]
+                turns[Int(v)] = marks | 1 | (marks & 1) << 1
+            }
         }
         if sign > 0 {
             turn(tri.x, if: b.y <= a.y && a.y < c.y)
@@ -319,25 +378,25 @@ enum DepthRankedOrder {
         }
     }
 
-    /// Marks the corners around which the triangles wind once (`PairData.simple`), from `turns`:
-    /// how often the candidates' angles at each vertex cover the direction +x (up to 2), and 2 for
-    /// the vertices of R.
+    /// Marks the corners around which the triangles wind once (`Entry.corners`), from `turns`:
+    /// whether the candidates' angles at each vertex cover the direction +x once (bit 0) or more
+    /// often (bit 1, also set for the vertices of R).
     ///
     /// Around a vertex v that is no end of R, every edge at v is run once each way, so the sides
     /// opposite v of the triangles with area at v make a closed chain, and those triangles cover
     /// every point near v the same number k ≥ 1 of times: the chain's winding number there. That is
     /// how often their angles at v hold the direction +x (each angle below π, half-open by the y
     /// comparisons, so a side along +x counts once). When all of them are candidates, that count is
-    /// `turns[v]`. When one of them is not, it is covered once and R does not touch it
+    /// what `turns[v]` marks. When one of them is not, it is covered once and R does not touch it
     /// (`ScreenCoverage`), so near v nothing is covered more than once and k = 1 too. So when
-    /// `turns[v]` ≤ 1, k = 1: the angles at v do not overlap, and each triangle lies in its angle,
+    /// `turns[v]` has no bit 1, k = 1: the angles at v do not overlap, and each triangle lies in its angle,
     /// so two triangles with the corner v are apart on screen. The sweep then skips such pairs
     /// without the exact test, which says apart for them too (W3: 487,000 tests → about 65,000).
     static func simpleCorners(_ slots: inout [Entry], turns: UnsafeBufferPointer<UInt8>) {
         slots.withUnsafeMutableBufferPointer { slots in
             for slot in slots.indices {
                 let c = slots[slot].corners
-                let mask = (turns[Int(c.x)] <= 1 ? 1 : 0) | (turns[Int(c.y)] <= 1 ? 2 : 0) | (turns[Int(c.z)] <= 1 ? 4 : 0)
+                let mask = (turns[Int(c.x)] & 2 == 0 ? 1 : 0) | (turns[Int(c.y)] & 2 == 0 ? 2 : 0) | (turns[Int(c.z)] & 2 == 0 ? 4 : 0)
                 slots[slot].corners.w = c.w & ~7 | Int32(mask)
             }
         }
