@@ -226,4 +226,49 @@ import Testing
         }
         #expect(said > 100)
     }
+
+    @Test func aSliverWhoseRoundedSignIsWrongLeavesItsCornersTested() {
+        // b, m, c on one line (m the exact midpoint of b c, and nearer), v a hair off it: the
+        // three triangles at v turn the same way, but the rounded areas give (b, c, v) the other
+        // sign, so v's runs cancel and its angles would seem to hold +x once, while (v, b, m)
+        // and (b, c, v) overlap along the sliver. (Found by a review.) Their corners are marked
+        // as uncertain, so the pair is tested: every pair the exact test orders is drawn back
+        // first.
+        let b = Point3D(0, 0, 0), c = Point3D(1.6638443453601481, 1.2860113055236297, 0)
+        let m = Point3D(0.8319221726800741, 0.6430056527618149, 1), v = Point3D(0.2573590106280646, 0.19891680262580544, 0)
+        let screen = [b, c, m, v]
+        let triangles: [SIMD3<Int32>] = [SIMD3(3, 0, 2), SIMD3(3, 2, 1), SIMD3(0, 1, 3)]
+        let signs = ScreenPairs.screenSigns(screen: screen, triangles: triangles)
+        #expect(signs == [1, 1, -1], "the premise: the rounding disagrees")
+        var marks = [UInt8](repeating: 0, count: 4)
+        let marked = screen.withUnsafeBufferPointer { s in
+            triangles.withUnsafeBufferPointer { t in
+                marks.withUnsafeMutableBufferPointer { ScreenPairs.screenSigns(screen: s, triangles: t, uncertain: $0) }
+            }
+        }
+        #expect(marked == signs && marks == [3, 3, 3, 3])
+        guard let order = DepthRankedOrder.order(screen: screen, triangles: triangles, limit: 1 << 20)?.order else {
+            return // the general path would decide; nothing to check here
+        }
+        var position = [Int](repeating: 0, count: 3)
+        for (k, t) in order.enumerated() { position[Int(t)] = k }
+        for i in 0..<3 {
+            for j in (i + 1)..<3 {
+                let relation = ScreenPairs.relation(
+                    triangles[i], triangles[j], screen.withUnsafeBufferPointer { $0 }, signs: (Double(signs[i]), Double(signs[j])))
+                if let (back, front) = relation.backAndFront(Int32(i), Int32(j)) {
+                    #expect(position[Int(back)] < position[Int(front)], "\(back) before \(front)")
+                }
+            }
+        }
+        // A flat, well-shaped fan marks nothing.
+        let fan = [Point3D(0, 0, 0), Point3D(1, 0, 0), Point3D(0, 1, 0), Point3D(-1, -1, 0)]
+        var fanMarks = [UInt8](repeating: 0, count: 4)
+        _ = fan.withUnsafeBufferPointer { s in
+            [SIMD3<Int32>(0, 1, 2), SIMD3(0, 2, 3), SIMD3(0, 3, 1)].withUnsafeBufferPointer { t in
+                fanMarks.withUnsafeMutableBufferPointer { ScreenPairs.screenSigns(screen: s, triangles: t, uncertain: $0) }
+            }
+        }
+        #expect(fanMarks == [0, 0, 0, 0])
+    }
 }

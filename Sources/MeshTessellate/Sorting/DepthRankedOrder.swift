@@ -57,7 +57,13 @@ enum DepthRankedOrder {
         let n = tris.count
         // The sign of each triangle's screen area; 0 for those that cover none (edge-on, or not
         // finite), which take part in no pair.
-        let sign = ScreenPairs.screenSigns(screen: s, triangles: tris)
+        // Whether the candidates' angles at each vertex cover the direction +x once (bit 0) or
+        // more often (bit 1, set for the vertices of R and the corners of triangles whose sign
+        // may be wrong too; see `simpleCorners`).
+        let turnScratch = SortScratch(bytes: s.count, zeroed: true)
+        defer { withExtendedLifetime(turnScratch) {} }
+        let turns = turnScratch.buffer(of: UInt8.self, count: s.count)
+        let sign = ScreenPairs.screenSigns(screen: s, triangles: tris, uncertain: turns)
         // The touch tolerance's scale: the extent of R, which is the extent of everything covered.
         let candidates = sign.withUnsafeBufferPointer { sign in
             ScreenCoverage.find(screen: s, triangles: tris, signs: sign, scale: nil, topology: topology)
@@ -81,18 +87,15 @@ enum DepthRankedOrder {
             initialized = m
         }
         var keys = [UInt32](unsafeUninitializedCapacity: m) { _, initialized in initialized = m }
-        // Whether the candidates' angles at each vertex cover the direction +x once (bit 0) or
-        // more often (bit 1, set for the vertices of R too; see `simpleCorners`).
-        let turnScratch = SortScratch(bytes: s.count, zeroed: true)
-        defer { withExtendedLifetime(turnScratch) {} }
-        let turns = turnScratch.buffer(of: UInt8.self, count: s.count)
         for v in candidates.residualVertices { turns[Int(v)] = 3 }
 
         // In a fixed number of parts (on all cores; the vertices' marks then atomically), each
         // with its own bounds and sum, added in part order: the grid below is the same on any
         // number of cores.
         let parts = m >= 32_768 ? 8 : 1
-        let atomically = parts > 1 && ProcessInfoCores.count > 1
+        // Atomically whenever there are parts: `parallelParts` reads the cores again, and a limit
+        // changed in between (`BenchmarkRunner.withThreads`) must not run them unguarded.
+        let atomically = parts > 1
         typealias PartBounds = (lo: SIMD2<Double>, hi: SIMD2<Double>, extent: Double)
         let partBounds: [PartBounds] = slots.withUnsafeMutableBufferPointer { slotsOut in
             keys.withUnsafeMutableBufferPointer { keysOut in
@@ -380,9 +383,13 @@ enum DepthRankedOrder {
 
     /// Marks the corners around which the triangles wind once (`Entry.corners`), from `turns`:
     /// whether the candidates' angles at each vertex cover the direction +x once (bit 0) or more
-    /// often (bit 1, also set for the vertices of R).
+    /// often (bit 1, also set for the vertices of R and the corners of every triangle whose sign
+    /// the rounding may have got wrong, `screenSigns(…, uncertain:)`).
     ///
-    /// Around a vertex v that is no end of R, every edge at v is run once each way, so the sides
+    /// The argument needs each triangle at v to be run the way it truly turns: a sliver whose
+    /// rounded area has the wrong sign would let v's runs cancel while two of its neighbours
+    /// overlap along it (a review found such a fan), hence the marks of uncertain signs; every other
+    /// sign is exact. Around a vertex v that is no end of R, every edge at v is run once each way, so the sides
     /// opposite v of the triangles with area at v make a closed chain, and those triangles cover
     /// every point near v the same number k ≥ 1 of times: the chain's winding number there. That is
     /// how often their angles at v hold the direction +x (each angle below π, half-open by the y

@@ -11,9 +11,10 @@ struct ScreenGrid {
     let cellHeight: Double
     /// Cells per unit along x and y: positions are mapped to cells by multiplying with these
     /// instead of dividing by the cell sizes (a division costs several multiplications, and the
-    /// sorts map every vertex or box). Any monotone map serves the searches, as long as all their
-    /// cells come from this one: a point on a cell's centre line still lands in that cell, the
-    /// products being off by an ulp at most.
+    /// sorts map every vertex or box). The searches need a monotone map, all their cells from
+    /// this one; the coverage pass also needs a row's centre line (origin + (row + ½) × height)
+    /// to map to that row, which holds, as with the division, while a cell is many ulps of the
+    /// coordinates high (the products are off by an ulp or so, against half a cell).
     let columnsPerUnit: Double
     let rowsPerUnit: Double
 

@@ -1,3 +1,4 @@
+import CSwiftRuntimeShims
 import SurfaceKit
 
 extension ScreenPairs {
@@ -11,7 +12,15 @@ extension ScreenPairs {
     }
 
     /// `screenSigns(screen:triangles:)` over buffers; every corner index must be below `screen.count`.
-    static func screenSigns(screen s: UnsafeBufferPointer<Point3D>, triangles tris: UnsafeBufferPointer<SIMD3<Int32>>) -> [Int8] {
+    /// With `uncertain` (a byte per vertex), the corners of every triangle whose sign the rounding
+    /// may have got wrong are marked there with bits 0 and 1 (set atomically, on all cores): those
+    /// whose computed area is within the error bound of the orientation filter (Shewchuk's
+    /// ccwerrboundA, (3 + 16ε)ε times the sum of the two products' sizes) of zero, zero and
+    /// non-finite ones included. Any other sign is the sign of the exact area of the corners.
+    static func screenSigns(
+        screen s: UnsafeBufferPointer<Point3D>, triangles tris: UnsafeBufferPointer<SIMD3<Int32>>,
+        uncertain: UnsafeMutableBufferPointer<UInt8>? = nil
+    ) -> [Int8] {
         let n = tris.count
         var sign = [Int8](repeating: 0, count: n)
         sign.withUnsafeMutableBufferPointer { sign in
@@ -22,7 +31,13 @@ extension ScreenPairs {
                 for t in range {
                     let tri = tris[t]
                     let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
-                    let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+                    let left = (b.x - a.x) * (c.y - a.y), right = (b.y - a.y) * (c.x - a.x)
+                    let area = left - right
+                    if let marks = uncertain?.baseAddress, !(abs(area) > 3.3306690738754716e-16 * (abs(left) + abs(right))) {
+                        _ = shims_fetch_or_u8(marks + Int(tri.x), 3)
+                        _ = shims_fetch_or_u8(marks + Int(tri.y), 3)
+                        _ = shims_fetch_or_u8(marks + Int(tri.z), 3)
+                    }
                     guard area != 0, area.isFinite, a.z.isFinite, b.z.isFinite, c.z.isFinite else { continue }
                     out.base[t] = area > 0 ? 1 : -1
                 }
