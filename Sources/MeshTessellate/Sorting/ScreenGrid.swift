@@ -25,10 +25,14 @@ struct ScreenGrid {
         let meanSize = max(meanExtent, 1e-300)
         let limit = max(1.0, min(4096.0, Double(count).squareRoot() * density))
         origin = lo
-        columns = Int(min(limit, max(1, (extent.x / meanSize).rounded(.up))))
-        rows = Int(min(limit, max(1, (extent.y / meanSize).rounded(.up))))
-        cellWidth = extent.x > 0 ? extent.x / Double(columns) : 1
-        cellHeight = extent.y > 0 ? extent.y / Double(rows) : 1
+        let columns = Int(min(limit, max(1, (extent.x / meanSize).rounded(.up))))
+        let rows = Int(min(limit, max(1, (extent.y / meanSize).rounded(.up))))
+        let width = extent.x > 0 ? extent.x / Double(columns) : 1
+        let height = extent.y > 0 ? extent.y / Double(rows) : 1
+        // A cell too small for its reciprocal (an extent of subnormal size): one cell a unit wide
+        // instead, which holds the whole extent (and its centre line maps to it).
+        (self.columns, cellWidth) = (1 / width).isFinite ? (columns, width) : (1, 1)
+        (self.rows, cellHeight) = (1 / height).isFinite ? (rows, height) : (1, 1)
         columnsPerUnit = 1 / cellWidth
         rowsPerUnit = 1 / cellHeight
     }
