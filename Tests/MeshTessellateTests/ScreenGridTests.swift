@@ -9,12 +9,14 @@ import Testing
 @Suite struct ScreenGridTests {
     @Test func rowCentresLandInTheirRowsAndTheMapIsMonotone() {
         var random = TessSupport.Random(seed: 0x9_2026)
+        // About 3.5e-310, below the least normal Double.
+        let tiny = Double.leastNormalMagnitude / 64
         let boxes: [(SIMD2<Double>, SIMD2<Double>, Double, Int)] = [
             (SIMD2(0, 0), SIMD2(100, 50), 1.3, 5_000),
             (SIMD2(-1e6, 3e5), SIMD2(2e6, 3.5e5), 917, 200_000),
             (SIMD2(1e-9, -2e-9), SIMD2(3e-9, 5e-9), 1e-11, 50_000),
             // An extent of subnormal size: its cells would be too small for their reciprocal.
-            (SIMD2(0, 0), SIMD2(4e-310, 6e-310), 1e-311, 1_000),
+            (SIMD2(0, 0), SIMD2(tiny, 1.5 * tiny), tiny / 40, 1_000),
         ]
         for (lo, hi, mean, count) in boxes {
             let grid = ScreenGrid(lo: lo, hi: hi, meanExtent: mean, count: count)
