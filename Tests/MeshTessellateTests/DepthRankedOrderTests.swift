@@ -11,14 +11,6 @@ import Testing
 @Suite struct DepthRankedOrderTests {
     typealias S = SortSupport
 
-    private let flat = S.geometry(size: 100, transform: .identity)
-
-    private func mesh(positions: [SIMD3<Double>], triangles: [SIMD3<Int32>]) -> TriangleMesh {
-        TriangleMesh(
-            space: .points, positions: positions, from: positions.map { LayerPoint($0.x / 100, $0.y / 100) },
-            normals: positions.map { _ in SIMD3(0, 0, 1) }, triangles: triangles, sourceFaces: triangles.map { _ in 0 })
-    }
-
     @Test func aFoldWhoseTrianglesHaveTheSameDepthRangeIsDrawnBackFirst() throws {
         // Two triangles share the edge A B (z 0 → 10 along x) and fold over it: both third corners
         // lie above the edge (y > 10), so they overlap near it. Both depth ranges are [0, 10] (the
@@ -27,15 +19,15 @@ import Testing
         // (which is 5), triangle 1's is 2 below, and both planes hold the edge.
         let a = SIMD3(10.0, 10, 0), b = SIMD3(90.0, 10, 10)
         let c0 = SIMD3(50.0, 60, 7), c1 = SIMD3(50.0, 40, 3)
-        let fold = mesh(positions: [a, b, c0, c1], triangles: [SIMD3(0, 1, 2), SIMD3(1, 0, 3)])
-        let reference = S.projected(fold, geometry: flat)
-        let (sorted, stats) = try PainterSorter.sorted(mesh: fold, geometry: flat, mode: .bsp)
+        let fold = S.layerMesh(positions: [a, b, c0, c1], triangles: [SIMD3(0, 1, 2), SIMD3(1, 0, 3)])
+        let reference = S.projected(fold, geometry: S.flat)
+        let (sorted, stats) = try PainterSorter.sorted(mesh: fold, geometry: S.flat, mode: .bsp)
         #expect(stats.depthRanked)
         #expect(stats.overlappingPairs == 1 && stats.addedPieces == 0)
         #expect(sorted.triangles == [SIMD3(1, 0, 3), SIMD3(0, 1, 2)], "the one behind first")
         let check = S.compare(drawn: S.triangles(of: sorted), reference: reference, resolution: 300)
         #expect(check.checked > 1_000 && check.mismatches == 0)
-        let (plain, _) = try PainterSorter.sorted(mesh: fold, geometry: flat, mode: .none)
+        let (plain, _) = try PainterSorter.sorted(mesh: fold, geometry: S.flat, mode: .none)
         #expect(S.compare(drawn: S.triangles(of: plain), reference: reference, resolution: 300).mismatches > 0)
     }
 
@@ -50,13 +42,13 @@ import Testing
             SIMD3(10.0, 90, 0), SIMD3(90.0, 90, 1), // P
             SIMD3(5.0, 80, 2), SIMD3(95.0, 80, 2), SIMD3(50.0, 99, 8), // R
         ]
-        let scene = mesh(positions: positions, triangles: [SIMD3(0, 1, 2), SIMD3(0, 3, 4), SIMD3(5, 6, 7)])
-        let reference = S.projected(scene, geometry: flat)
-        let (sorted, stats) = try PainterSorter.sorted(mesh: scene, geometry: flat, mode: .bsp)
+        let scene = S.layerMesh(positions: positions, triangles: [SIMD3(0, 1, 2), SIMD3(0, 3, 4), SIMD3(5, 6, 7)])
+        let reference = S.projected(scene, geometry: S.flat)
+        let (sorted, stats) = try PainterSorter.sorted(mesh: scene, geometry: S.flat, mode: .bsp)
         #expect(stats.addedPieces == 0)
         let check = S.compare(drawn: S.triangles(of: sorted), reference: reference, resolution: 300)
         #expect(check.checked > 1_000 && check.mismatches == 0)
-        let (plain, _) = try PainterSorter.sorted(mesh: scene, geometry: flat, mode: .none)
+        let (plain, _) = try PainterSorter.sorted(mesh: scene, geometry: S.flat, mode: .none)
         #expect(S.compare(drawn: S.triangles(of: plain), reference: reference, resolution: 300).mismatches > 0)
     }
 
@@ -92,9 +84,9 @@ import Testing
                 }
                 triangles.append(SIMD3(base, base + 1, base + 2))
             }
-            let scene = mesh(positions: positions, triangles: triangles)
-            let reference = S.projected(scene, geometry: flat)
-            let (sorted, _) = try PainterSorter.sorted(mesh: scene, geometry: flat, mode: .bsp)
+            let scene = S.layerMesh(positions: positions, triangles: triangles)
+            let reference = S.projected(scene, geometry: S.flat)
+            let (sorted, _) = try PainterSorter.sorted(mesh: scene, geometry: S.flat, mode: .bsp)
             let check = S.compare(drawn: S.triangles(of: sorted), reference: reference, resolution: 200)
             #expect(check.checked > 1_000 && check.mismatches == 0)
         }
@@ -107,8 +99,8 @@ import Testing
         for (face, z) in [20.0, 10.0].enumerated() {
             S.appendSheet(to: &sheets, n: 6, x: 10...90, y: 10...90, face: Int32(face), normal: SIMD3(0, 0, 1)) { _, _ in z }
         }
-        let reference = S.projected(sheets, geometry: flat)
-        let (sorted, stats) = try PainterSorter.sorted(mesh: sheets, geometry: flat, mode: .bsp)
+        let reference = S.projected(sheets, geometry: S.flat)
+        let (sorted, stats) = try PainterSorter.sorted(mesh: sheets, geometry: S.flat, mode: .bsp)
         #expect(stats.depthRanked && stats.overlappingPairs == 0 && stats.addedPieces == 0)
         // The farther sheet (the second 72 triangles) first.
         #expect(Array(sorted.triangles.prefix(72)) == Array(sheets.triangles.suffix(72)))
@@ -247,7 +239,7 @@ import Testing
                 triangles.append(SIMD3(v(j, i), v(j + 1, i + 1), v(j, i + 1)))
             }
         }
-        return mesh(positions: positions, triangles: triangles)
+        return S.layerMesh(positions: positions, triangles: triangles)
     }
 
     @Test func fansAroundOneVertexAreCoveredAsOftenAsTheirRimsTurn() throws {
@@ -267,9 +259,9 @@ import Testing
         // The second turn lies over the first, nearer by 100 but for the seam, where the last
         // triangle runs from depth 199 back to 0 over the first turn's last one and crosses it: the
         // general path splits the two, and the result draws as the z-buffer.
-        let (sorted, stats) = try PainterSorter.sorted(mesh: twice, geometry: flat, mode: .bsp)
+        let (sorted, stats) = try PainterSorter.sorted(mesh: twice, geometry: S.flat, mode: .bsp)
         #expect(!stats.depthRanked && stats.crossingPairs > 0)
-        let check = S.compare(drawn: S.triangles(of: sorted), reference: S.projected(twice, geometry: flat), resolution: 300)
+        let check = S.compare(drawn: S.triangles(of: sorted), reference: S.projected(twice, geometry: S.flat), resolution: 300)
         #expect(check.checked > 10_000 && check.mismatches == 0)
     }
 

@@ -165,10 +165,10 @@ extension DepthRankedOrder {
                             // Settled from the copies alone (most pairs on W3): neighbours touching
                             // in depth at a corner, the lower one's top the other's bottom (as the
                             // depth filter below finds); neighbours at a corner around which the
-                            // triangles wind once (apart, see `simpleCorners`); and neighbours on
+                            // triangles wind once (apart, see `simpleCornerMask`); and neighbours on
                             // the two sides of their edge (`ScreenPairs.relation` says apart too).
                             if ei.topIsBottom(of: ej) || ei.sharesSimpleCorner(with: ej) { continue }
-                            if ei.negative == ej.negative, ScreenPairs.runOppositeAlongAnEdge(ei.triangle, ej.triangle) { continue }
+                            if ei.acrossAnEdge(from: ej) { continue }
                             batch[batchCount] = SIMD2(Int32(truncatingIfNeeded: p), Int32(truncatingIfNeeded: q))
                             batchCount += 1
                             if batchCount == batch.count, !drain() {

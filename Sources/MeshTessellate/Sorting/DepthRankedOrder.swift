@@ -55,14 +55,14 @@ enum DepthRankedOrder {
         topology: SortTopology?, countingClusters: Bool
     ) -> Outcome? {
         let n = tris.count
-        // The sign of each triangle's screen area; 0 for those that cover none (edge-on, or not
-        // finite), which take part in no pair.
         // Whether the candidates' angles at each vertex cover the direction +x once (bit 0) or
         // more often (bit 1, set for the vertices of R and the corners of triangles whose sign
-        // may be wrong too; see `simpleCorners`).
+        // may be wrong too; see `simpleCornerMask`).
         let turnScratch = SortScratch(bytes: s.count, zeroed: true)
         defer { withExtendedLifetime(turnScratch) {} }
         let turns = turnScratch.buffer(of: UInt8.self, count: s.count)
+        // The sign of each triangle's screen area; 0 for those that cover none (edge-on, or not
+        // finite), which take part in no pair.
         let sign = ScreenPairs.screenSigns(screen: s, triangles: tris, uncertain: turns)
         // The touch tolerance's scale: the extent of R, which is the extent of everything covered.
         let candidates = sign.withUnsafeBufferPointer { sign in
@@ -79,8 +79,8 @@ enum DepthRankedOrder {
         // Per candidate (by slot, the candidates in index order): screen box and depth range, in
         // Float rounded outward (a filter may pass more pairs, never fewer), and the rank key.
         let m = list.count
-        // Box (minX, minY, maxX, maxY), depth range (minZ, maxZ) and slot; the first cell comes
-        // below. Every slot is written in the loop below (no zero fill first). The arrays of m and n
+        // Box (minX, minY, maxX, maxY), depth range (minZ, maxZ), slot and corners; the first cell
+        // and the simple corners come below. Every slot is written in the loop below (no zero fill first). The arrays of m and n
         // here are advised as huge pages: on a virtual machine a fresh 4 KiB page costs about 2 µs.
         var slots = [Entry](unsafeUninitializedCapacity: m) { buffer, initialized in
             adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
@@ -118,7 +118,8 @@ enum DepthRankedOrder {
                                 slotBase.base[slot] = Entry(
                                     box: SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy)),
                                     depth: SIMD2(zmin, Float.roundedUp(max(a.z, b.z, c.z))), first: .zero,
-                                    slot: Int32(truncatingIfNeeded: slot), triangle: tri, depths: SIMD3(a.z, b.z, c.z), sign: sign[t])
+                                    slot: Int32(truncatingIfNeeded: slot), triangle: tri, depths: SIMD3(a.z, b.z, c.z), sign: sign[t],
+                                    certain: ScreenPairs.screenArea(a, b, c).certain)
                                 keyBase.base[slot] = RadixSort.orderedBits(zmin)
                                 lo = SIMD2(min(lo.x, mnx), min(lo.y, mny))
                                 hi = SIMD2(max(hi.x, mxx), max(hi.y, mxy))
@@ -137,7 +138,6 @@ enum DepthRankedOrder {
             boxHi = pointwiseMax(boxHi, bounds.hi)
             sumExtent += bounds.extent
         }
-        simpleCorners(&slots, turns: UnsafeBufferPointer(turns))
         // Ranks: ascending key, ties in slot (so index) order.
         let ranked = RadixSort.stableOrder(bits: keys)
         keys = []
@@ -151,24 +151,26 @@ enum DepthRankedOrder {
         @inline(__always) func cellX(_ x: Float) -> Int { grid.column(Double(x)) }
         @inline(__always) func cellY(_ y: Float) -> Int { grid.row(Double(y)) }
         // Each box's cells (first column and row, last column and row), by slot, and its first
-        // cell in its entry, in one pass in slot order. The binning then lists each cell's
-        // candidates by rank (reading the cells in rank order, asked for ahead), and the cells'
-        // copies (box, depth range, first cell and slot, which the sweep reads in sequence) are
+        // cell and simple corners (all turns are counted by now) in its entry, in one pass in slot
+        // order. The binning then lists each cell's candidates by rank (reading the cells in rank
+        // order, asked for ahead), and the cells' copies (which the sweep reads in sequence) are
         // taken from the slots: a gather of the candidates into rank order first cost as much as
         // the copies themselves (2.7 ms on W3).
         // In one fresh mapping of huge pages (as an array, hundreds of faults of 4 KiB pages).
         let cellScratch = SortScratch(bytes: m * MemoryLayout<SIMD4<Int32>>.stride)
         defer { withExtendedLifetime(cellScratch) {} }
         let cellsOut = cellScratch.buffer(of: SIMD4<Int32>.self, count: m)
+        let counted = UnsafeBufferPointer(turns)
         slots.withUnsafeMutableBufferPointer { slots in
             guard let base = slots.baseAddress else { return }
             let slotBase = SharedMutableBuffer(base: base)
             // On all cores, each chunk its own slots.
             parallelChunks(m, minimumChunk: 32_768) { range in
                 for slot in range {
-                    let box = slotBase.base[slot].box
+                    let box = slotBase.base[slot].box, corners = slotBase.base[slot].corners
                     let r = SIMD4(Int32(cellX(box.x)), Int32(cellY(box.y)), Int32(cellX(box.z)), Int32(cellY(box.w)))
                     slotBase.base[slot].first = SIMD2(Int16(truncatingIfNeeded: r.x), Int16(truncatingIfNeeded: r.y))
+                    slotBase.base[slot].corners.w = corners.w & ~7 | simpleCornerMask(corners, turns: counted)
                     cellsOut[slot] = r
                 }
             }
@@ -381,7 +383,8 @@ enum DepthRankedOrder {
         }
     }
 
-    /// Marks the corners around which the triangles wind once (`Entry.corners`), from `turns`:
+    /// The corners of `corners` (bit k for corner k) around which the triangles wind once, for
+    /// `Entry.corners`, from `turns`:
     /// whether the candidates' angles at each vertex cover the direction +x once (bit 0) or more
     /// often (bit 1, also set for the vertices of R and the corners of every triangle whose sign
     /// the rounding may have got wrong, `screenSigns(…, uncertain:)`).
@@ -399,14 +402,9 @@ enum DepthRankedOrder {
     /// `turns[v]` has no bit 1, k = 1: the angles at v do not overlap, and each triangle lies in its angle,
     /// so two triangles with the corner v are apart on screen. The sweep then skips such pairs
     /// without the exact test, which says apart for them too (W3: 487,000 tests → about 65,000).
-    static func simpleCorners(_ slots: inout [Entry], turns: UnsafeBufferPointer<UInt8>) {
-        slots.withUnsafeMutableBufferPointer { slots in
-            for slot in slots.indices {
-                let c = slots[slot].corners
-                let mask = (turns[Int(c.x)] & 2 == 0 ? 1 : 0) | (turns[Int(c.y)] & 2 == 0 ? 2 : 0) | (turns[Int(c.z)] & 2 == 0 ? 4 : 0)
-                slots[slot].corners.w = c.w & ~7 | Int32(mask)
-            }
-        }
+    @inline(__always)
+    static func simpleCornerMask(_ corners: SIMD4<Int32>, turns: UnsafeBufferPointer<UInt8>) -> Int32 {
+        (turns[Int(corners.x)] & 2 == 0 ? 1 : 0) | (turns[Int(corners.y)] & 2 == 0 ? 2 : 0) | (turns[Int(corners.z)] & 2 == 0 ? 4 : 0)
     }
 
     /// A cell's copy of a candidate's box, depth range, first cell (column, row; a grid has at most
@@ -418,13 +416,14 @@ enum DepthRankedOrder {
         var first = SIMD2<Int16>.zero
         var slot: Int32 = 0
         /// The corners, and in w: bits 0–2 the corners around which the triangles wind once (see
-        /// `simpleCorners`), bits 3–4 the corner of least depth, bits 5–6 the corner of greatest
-        /// depth (the first of equal ones), bit 7 a negative screen-area sign.
+        /// `simpleCornerMask`), bits 3–4 the corner of least depth, bits 5–6 the corner of greatest
+        /// depth (the first of equal ones), bit 7 a negative screen-area sign, bit 8 a sign the
+        /// rounding may have got wrong (`ScreenPairs.screenArea`).
         var corners = SIMD4<Int32>.zero
 
         init(
             box: SIMD4<Float>, depth: SIMD2<Float>, first: SIMD2<Int16>, slot: Int32, triangle: SIMD3<Int32>,
-            depths: SIMD3<Double>, sign: Int8
+            depths: SIMD3<Double>, sign: Int8, certain: Bool
         ) {
             self.box = box
             self.depth = depth
@@ -432,7 +431,7 @@ enum DepthRankedOrder {
             self.slot = slot
             let least: Int32 = depths.y < depths.x ? (depths.z < depths.y ? 2 : 1) : (depths.z < depths.x ? 2 : 0)
             let greatest: Int32 = depths.y > depths.x ? (depths.z > depths.y ? 2 : 1) : (depths.z > depths.x ? 2 : 0)
-            corners = SIMD4(triangle, least << 3 | greatest << 5 | (sign < 0 ? 1 << 7 : 0))
+            corners = SIMD4(triangle, least << 3 | greatest << 5 | (sign < 0 ? 1 << 7 : 0) | (certain ? 0 : 1 << 8))
         }
 
         /// The corners alone.
@@ -440,6 +439,15 @@ enum DepthRankedOrder {
 
         /// Whether the screen-area sign is negative.
         var negative: Bool { corners.w & (1 << 7) != 0 }
+
+        /// Whether this and `other` are neighbours on the two sides of an edge: their signs, both
+        /// exact, the same, and the edge run opposite ways (then `ScreenPairs.relation` finds them
+        /// apart too).
+        @inline(__always)
+        func acrossAnEdge(from other: Entry) -> Bool {
+            (corners.w | other.corners.w) & (1 << 8) == 0 && negative == other.negative
+                && ScreenPairs.runOppositeAlongAnEdge(triangle, other.triangle)
+        }
 
         /// Whether this one's corner of greatest depth is `later`'s corner of least depth: then no
         /// corner of this one is above any of `later` (its greatest depth is the other's least,

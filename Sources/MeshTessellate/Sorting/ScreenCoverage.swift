@@ -210,43 +210,34 @@ enum ScreenCoverage {
                             previous: (corners: SIMD3<Int32>, count: Int32)?
                         ) -> Int32? {
                             guard budget > 0 else { return nil }
-                            let x0 = Int(box.lower.x), x1 = Int(box.upper.x), y0 = Int(box.lower.y), y1 = Int(box.upper.y)
-                            budget -= y1 - y0 + 1
+                            budget -= Int(box.upper.y) - Int(box.lower.y) + 1
                             if quiet(box.lower, box.upper) { return 1 }
                             // Cells R does not meet (inside R's bounds, which hold every covered point).
-                            if clear(box.lower, box.upper) { return winding[y0 * nx + x0] }
-                            let a = screen[Int(c.x)], b = screen[Int(c.y)], d = screen[Int(c.z)]
-                            let bounds = SIMD4(min(a.x, b.x, d.x), min(a.y, b.y, d.y), max(a.x, b.x, d.x), max(a.y, b.y, d.y))
-                            // Outside R's bounds (only by rounding: R encloses everything covered).
-                            guard inside(bounds) else { return nil }
-                            let lines = EdgeLines(a, b, d)
-                            for y in y0...y1 {
-                                budget -= Int(start[y * nx + x1 + 1] - start[y * nx + x0])
-                                for m in Int(start[y * nx + x0])..<Int(start[y * nx + x1 + 1]) {
-                                    let s = segments[Int(members[m])]
-                                    // Apart from the box (exact comparisons): most segments listed
-                                    // in the box's cells, for four comparisons instead of the test.
-                                    if meets(s, bounds), touches(s, c, lines, touch) { return nil }
-                                }
-                            }
-                            return untouchedCount(c, a, b, d, &budget, previous: previous)
+                            if clear(box.lower, box.upper) { return winding[Int(box.lower.y) * nx + Int(box.lower.x)] }
+                            if touched(c, nil, box.lower, box.upper, &budget).first { return nil }
+                            return untouchedCount(c, screen[Int(c.x)], screen[Int(c.y)], screen[Int(c.z)], &budget, previous: previous)
                         }
-                        /// Whether the triangles with counterclockwise corners c and e (their
-                        /// cells from `lower` to `upper` together) are each touched by R or outside
-                        /// R's bounds, as `coverCount` finds: one look at the segments listed in
-                        /// those cells for both (a tessellation's quad), each segment tested against
-                        /// the triangles whose boxes it meets. A segment that meets a triangle meets
-                        /// one of its cells, so this tests the same segments as two looks would.
+                        /// Whether the triangle with counterclockwise corners c, and the one with
+                        /// corners e when given (their cells from `lower` to `upper` together), are
+                        /// each touched by R or outside R's bounds (only by rounding: R encloses
+                        /// everything covered): one look at the segments listed in those cells for
+                        /// both (a tessellation's quad), each segment tested against the triangles
+                        /// whose boxes it meets (exact comparisons: most segments listed in the
+                        /// cells stop there, for four comparisons instead of the test). A segment
+                        /// that meets a triangle meets one of its cells, so this tests the same
+                        /// segments as a look for each would. `budget` is charged the entries.
                         func touched(
-                            _ c: SIMD3<Int32>, _ e: SIMD3<Int32>, _ lower: SIMD2<Int16>, _ upper: SIMD2<Int16>, _ budget: inout Int
-                        ) -> (Bool, Bool) {
+                            _ c: SIMD3<Int32>, _ e: SIMD3<Int32>?, _ lower: SIMD2<Int16>, _ upper: SIMD2<Int16>, _ budget: inout Int
+                        ) -> (first: Bool, second: Bool) {
                             let x0 = Int(lower.x), x1 = Int(upper.x)
+                            let other = e ?? c
                             let a = screen[Int(c.x)], b = screen[Int(c.y)], d = screen[Int(c.z)]
-                            let a2 = screen[Int(e.x)], b2 = screen[Int(e.y)], d2 = screen[Int(e.z)]
+                            let a2 = screen[Int(other.x)], b2 = screen[Int(other.y)], d2 = screen[Int(other.z)]
                             let first = SIMD4(min(a.x, b.x, d.x), min(a.y, b.y, d.y), max(a.x, b.x, d.x), max(a.y, b.y, d.y))
                             let second = SIMD4(
                                 min(a2.x, b2.x, d2.x), min(a2.y, b2.y, d2.y), max(a2.x, b2.x, d2.x), max(a2.y, b2.y, d2.y))
-                            var touchedFirst = !inside(first), touchedSecond = !inside(second)
+                            // Without a second triangle, the look ends as soon as the first is touched.
+                            var touchedFirst = !inside(first), touchedSecond = e == nil || !inside(second)
                             let firstLines = EdgeLines(a, b, d), secondLines = EdgeLines(a2, b2, d2)
                             for y in Int(lower.y)...Int(upper.y) {
                                 budget -= Int(start[y * nx + x1 + 1] - start[y * nx + x0])
@@ -254,7 +245,7 @@ enum ScreenCoverage {
                                     if touchedFirst && touchedSecond { return (true, true) }
                                     let s = segments[Int(members[m])]
                                     if !touchedFirst, meets(s, first), touches(s, c, firstLines, touch) { touchedFirst = true }
-                                    if !touchedSecond, meets(s, second), touches(s, e, secondLines, touch) { touchedSecond = true }
+                                    if !touchedSecond, meets(s, second), touches(s, other, secondLines, touch) { touchedSecond = true }
                                 }
                             }
                             return (touchedFirst, touchedSecond)

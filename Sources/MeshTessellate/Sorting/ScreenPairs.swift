@@ -259,9 +259,8 @@ enum ScreenPairs {
             return .level // the same triangle twice: either order draws the same
         case 2:
             // Neighbours across an edge: they overlap only when the third corners are on one side.
-            // With the same area sign and the edge run opposite ways they are on its two sides,
-            // by indices and signs alone (as R takes them; the ranked order filters its pairs so).
-            if signs.0 == signs.1, runOppositeAlongAnEdge(ti, tj) { return .apart }
+            // (Not decided from the signs and the way the edge is run: a sign the rounding got
+            // wrong would hide a fold; the ranked order's sweep does so only for signs it knows.)
             let k = (~inI & 7).trailingZeroBitCount
             let m = (~inJ & 7).trailingZeroBitCount
             let a = corner(p, (k + 1) % 3), b = corner(p, (k + 2) % 3)

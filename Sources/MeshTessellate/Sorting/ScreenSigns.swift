@@ -31,9 +31,8 @@ extension ScreenPairs {
                 for t in range {
                     let tri = tris[t]
                     let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
-                    let left = (b.x - a.x) * (c.y - a.y), right = (b.y - a.y) * (c.x - a.x)
-                    let area = left - right
-                    if let marks = uncertain?.baseAddress, !(abs(area) > 3.3306690738754716e-16 * (abs(left) + abs(right))) {
+                    let (area, certain) = screenArea(a, b, c)
+                    if let marks = uncertain?.baseAddress, !certain {
                         _ = shims_fetch_or_u8(marks + Int(tri.x), 3)
                         _ = shims_fetch_or_u8(marks + Int(tri.y), 3)
                         _ = shims_fetch_or_u8(marks + Int(tri.z), 3)
@@ -44,5 +43,16 @@ extension ScreenPairs {
             }
         }
         return sign
+    }
+
+    /// The z-component of (b − a) × (c − a) in screen x and y, twice the signed screen area of the
+    /// triangle a b c, and whether its sign is the exact area's: the rounded area lies beyond the
+    /// error bound of the orientation filter (Shewchuk's ccwerrboundA, (3 + 16ε)ε times the sum of
+    /// the two products' sizes). False for an area of zero or not finite.
+    @inline(__always)
+    static func screenArea(_ a: Point3D, _ b: Point3D, _ c: Point3D) -> (area: Double, certain: Bool) {
+        let left = (b.x - a.x) * (c.y - a.y), right = (b.y - a.y) * (c.x - a.x)
+        let area = left - right
+        return (area, abs(area) > 3.3306690738754716e-16 * (abs(left) + abs(right)))
     }
 }

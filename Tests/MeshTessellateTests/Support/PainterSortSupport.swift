@@ -49,6 +49,17 @@ enum SortSupport {
         }
     }
 
+    /// A layer 100 points a side seen straight on (screen x, y and z are the points').
+    static let flat = geometry(size: 100, transform: .identity)
+
+    /// A points-space mesh of `triangles` over `positions` on `flat`'s layer: normals up, `from`
+    /// the position over 100, every triangle of control face 0.
+    static func layerMesh(positions: [SIMD3<Double>], triangles: [SIMD3<Int32>]) -> TriangleMesh {
+        TriangleMesh(
+            space: .points, positions: positions, from: positions.map { LayerPoint($0.x / 100, $0.y / 100) },
+            normals: positions.map { _ in SIMD3(0, 0, 1) }, triangles: triangles, sourceFaces: triangles.map { _ in 0 })
+    }
+
     static func emptyPoints() -> TriangleMesh {
         TriangleMesh(space: .points, positions: [], from: [], normals: [], triangles: [], sourceFaces: [])
     }
