@@ -45,7 +45,7 @@ extension BenchmarkRunner {
             progress("w2 rays-compact")
             var hits = 0
             let seconds = median(runs: 3) {
-                hits = built.firstHits(rays).reduce(0) { $0 + ($1.isHit ? 1 : 0) }
+                hits = built.firstHits(rays).reduce(0) { $0 + ($1 == nil ? 0 : 1) }
             }
             figures.append(figure("rays-compact", hits: hits, seconds: seconds))
         }
