@@ -53,12 +53,18 @@ let package = Package(
                 .product(name: "RealModule", package: "swift-numerics"),
             ]
         ),
+        // The workloads of `meshgeo bench`. Internal, not API: no product exports it.
+        .target(
+            name: "MeshBench",
+            dependencies: ["SurfaceKit", "MeshTessellate"]
+        ),
         .executableTarget(
             name: "meshgeo",
             dependencies: [
                 "SurfaceKit",
                 "MeshTessellate",
                 "MeshRender",
+                "MeshBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
