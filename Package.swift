@@ -68,17 +68,22 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What the test targets share (the seeded generator). Internal, not API.
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "SurfaceKitTests",
-            dependencies: ["SurfaceKit"]
+            dependencies: ["SurfaceKit", "TestSupport"]
         ),
         .testTarget(
             name: "MeshTessellateTests",
-            dependencies: ["SurfaceKit", "MeshTessellate"]
+            dependencies: ["SurfaceKit", "MeshTessellate", "TestSupport"]
         ),
         .testTarget(
             name: "MeshRenderTests",
-            dependencies: ["SurfaceKit", "MeshTessellate", "MeshRender"]
+            dependencies: ["SurfaceKit", "MeshTessellate", "MeshRender", "TestSupport"]
         ),
         .testTarget(
             name: "MeshGeoCLITests",
