@@ -13,14 +13,18 @@ package func parallelChunks(_ count: Int, minimumChunk: Int = 16_384, _ body: (R
     }
     // The caller promises the chunks touch disjoint state; the box lets the non-Sendable closure
     // cross into Dispatch's worker threads, which all finish before this returns. A worker thread
-    // does not see the caller's scoped limit, so each chunk runs under it again: work nested in a
-    // chunk keeps to the same limit.
+    // does not see the caller's scoped limit, so each chunk runs under it again (when there is
+    // one): work nested in a chunk keeps to the same limit.
     let limit = ParallelLimit.scopedThreads
     withoutActuallyEscaping(body) { body in
         let box = UncheckedSendable(body)
         DispatchQueue.concurrentPerform(iterations: chunks) { c in
             let lo = count * c / chunks, hi = count * (c + 1) / chunks
-            ParallelLimit.$scopedThreads.withValue(limit) { box.value(lo..<hi) }
+            if limit == 0 {
+                box.value(lo..<hi)
+            } else {
+                ParallelLimit.$scopedThreads.withValue(limit) { box.value(lo..<hi) }
+            }
         }
     }
 }
