@@ -53,26 +53,37 @@ let package = Package(
                 .product(name: "RealModule", package: "swift-numerics"),
             ]
         ),
+        // The workloads of `meshgeo bench`. Internal, not API: no product exports it.
+        .target(
+            name: "MeshBench",
+            dependencies: ["SurfaceKit", "MeshTessellate"]
+        ),
         .executableTarget(
             name: "meshgeo",
             dependencies: [
                 "SurfaceKit",
                 "MeshTessellate",
                 "MeshRender",
+                "MeshBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What the test targets share (the seeded generator). Internal, not API.
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "SurfaceKitTests",
-            dependencies: ["SurfaceKit"]
+            dependencies: ["SurfaceKit", "TestSupport"]
         ),
         .testTarget(
             name: "MeshTessellateTests",
-            dependencies: ["SurfaceKit", "MeshTessellate"]
+            dependencies: ["SurfaceKit", "MeshTessellate", "TestSupport"]
         ),
         .testTarget(
             name: "MeshRenderTests",
-            dependencies: ["SurfaceKit", "MeshTessellate", "MeshRender"]
+            dependencies: ["SurfaceKit", "MeshTessellate", "MeshRender", "TestSupport"]
         ),
         .testTarget(
             name: "MeshGeoCLITests",

@@ -6,15 +6,16 @@ import PackageDescription
 let package = Package(
     name: "KernelBenchmarks",
     dependencies: [
-        .package(path: ".."),
+        // The root package by its own name, whatever its checkout folder is called.
+        .package(name: "SurfaceKit", path: ".."),
         .package(url: "https://github.com/google/swift-benchmark", from: "0.1.2"),
     ],
     targets: [
         .executableTarget(
             name: "KernelBenchmarks",
             dependencies: [
-                .product(name: "SurfaceKit", package: "main"),
-                .product(name: "MeshTessellate", package: "main"),
+                .product(name: "SurfaceKit", package: "SurfaceKit"),
+                .product(name: "MeshTessellate", package: "SurfaceKit"),
                 .product(name: "Benchmark", package: "swift-benchmark"),
             ]
         )

@@ -3,9 +3,9 @@
 
     python3 scripts/peers.py            # one-thread medians, one line per figure
 
-/work/shared/peers.md lists the peers measured once on a machine of this kind; absolute times drift
-by up to ±40% between runs on these shared machines, so Docs/performance.md compares our figures
-with these, taken in the same minutes. The inputs follow design §13 closely enough for timing:
+Docs/performance.md lists peers measured once on a machine of this kind; absolute times drift by up
+to ±40% between runs on shared machines, so it compares our figures with these, taken in the same
+minutes. The inputs follow the workloads of Docs/performance.md closely enough for timing:
 - W1: the ripple's control grid (101 × 101 points, mirrored ends) evaluated as a tensor product of
   cubic B-spline design matrices at (100·2ⁿ + 1)² points, three coordinates (positions only);
 - W2: Embree through embreex (`pip install embreex`; skipped when missing) on the steps-3 ripple

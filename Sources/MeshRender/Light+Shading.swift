@@ -1,7 +1,7 @@
 import SurfaceKit
 
 public extension Light {
-    /// The brightness of a surface with screen-space normal `normal` (design §10):
+    /// The brightness of a surface with screen-space normal `normal` (Docs/rendering.md, "The picture"):
     /// `(1 − k) + k·|n̂ · l̂|`, two-sided, clamped to 0…1 so a diffuse factor outside 0…1 cannot
     /// make a colour negative or overflow. A zero normal (a degenerate triangle) counts as edge-on.
     func intensity(normal: Point3D) -> Double {

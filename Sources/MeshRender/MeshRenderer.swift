@@ -1,7 +1,7 @@
 import MeshTessellate
 import SurfaceKit
 
-/// Pictures of a mesh transform (design §10): what an app or `meshgeo render` shows a person.
+/// Pictures of a mesh transform (Docs/rendering.md): what an app or `meshgeo render` shows a person.
 public enum MeshRenderer {}
 
 public extension MeshRenderer {
@@ -11,7 +11,7 @@ public extension MeshRenderer {
     ///
     /// `texture` is stretched over the layer's bounds whatever its own size (a checkerboard when
     /// `nil`). Texture coordinates are interpolated perspective-correctly, edges are anti-aliased
-    /// by 16-sample coverage, each vertex is lit by the light of §10 (brightness interpolated over
+    /// by 16-sample coverage, each vertex is lit by the layer's light (brightness interpolated over
     /// the triangle), and the triangles are composited back to front in the order of
     /// `options.sort` (default `depth`; `bsp` is exact but costly on large, self-overlapping meshes).
     ///
@@ -24,7 +24,7 @@ public extension MeshRenderer {
     }
 
     /// An SVG document of the tessellated triangles in draw order (`options.sort`, default `bsp`,
-    /// the exact order), one `<polygon>` per triangle, flat-shaded by the light of §10, in pixel
+    /// the exact order), one `<polygon>` per triangle, flat-shaded by the layer's light, in pixel
     /// coordinates of the layer's bounds at `options.scale`.
     static func svg(of document: MeshDocument, options: RenderOptions = RenderOptions()) throws -> String {
         String(decoding: try svgData(of: document, options: options), as: UTF8.self)

@@ -1,7 +1,7 @@
 import MeshTessellate
 import SurfaceKit
 
-/// How a mesh transform is drawn (design §10).
+/// How a mesh transform is drawn (Docs/rendering.md).
 public struct RenderOptions: Hashable, Sendable {
     /// Pixels per point: the picture is the layer's bounds, `W·scale × H·scale` pixels (rounded up).
     public var scale: Double

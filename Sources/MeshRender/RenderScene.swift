@@ -5,7 +5,7 @@ import SurfaceKit
 /// and the rasterizer draw.
 ///
 /// Pixel coordinates are screen points × scale, so the picture covers the layer's untransformed
-/// bounds (design §10). Each vertex keeps `1/w` of its homogeneous screen point, which makes
+/// bounds (Docs/rendering.md). Each vertex keeps `1/w` of its homogeneous screen point, which makes
 /// `from/w` and `1/w` linear in screen space: the basis of perspective-correct interpolation.
 struct RenderScene {
     var width: Int

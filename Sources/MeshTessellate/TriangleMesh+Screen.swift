@@ -1,7 +1,7 @@
 import SurfaceKit
 
 extension TriangleMesh {
-    /// This points-space mesh in screen space (§2): positions carried through the layer transform
+    /// This points-space mesh in screen space (Docs/surface.md): positions carried through the layer transform
     /// about the anchor and divided by w, normals through the transform's linear part.
     ///
     /// Geometry at or behind the eye (w ≤ ``LayerGeometry/clipW``) is clipped: a triangle entirely

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-// Tests of the meshgeo command line (design §3, §12), run as a separate process. Expected values
+// Tests of the meshgeo command line (Docs/mesh-json.md, Docs/command-line.md), run as a separate process. Expected values
 // come from the mesh.json text written here, from counting (faces, edges, sub-quads) and from the
-// exit codes and error format the design fixes.
+// exit codes and error format Docs/errors.md fixes.
 
 // MARK: - OBJ and mesh.json reading (written here)
 
@@ -151,7 +151,7 @@ enum CLIFixtures {
 // MARK: - Tests
 
 @Suite struct CLITests {
-    /// Expects the failure form of design §12: the exit code, nothing on stdout and exactly one
+    /// Expects the failure form of Docs/errors.md: the exit code, nothing on stdout and exactly one
     /// stderr line `meshgeo: error: FILE: …`; returns the part after `FILE: `.
     @discardableResult
     static func expectFailure(
@@ -368,7 +368,7 @@ enum CLIFixtures {
         #expect(rest.contains("NaN"), "\(rest)")
     }
 
-    /// Design §3: a non-finite number is an error that names its JSON path. A NaN literal is the
+    /// Docs/mesh-json.md: a non-finite number is an error that names its JSON path. A NaN literal is the
     /// usual way a non-finite number gets into a file (Python's json.dumps writes it).
     @Test func nanLiteralNamesItsJSONPath() throws {
         let ws = try CLIWorkspace()

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-// Tests of `meshgeo fit` and `meshgeo tessellate --fit` (design §9, §12), run as a separate process.
+// Tests of `meshgeo fit` and `meshgeo tessellate --fit` (Docs/fitting.md, Docs/command-line.md), run as a separate process.
 // The expected values are the input vertices themselves: after fitting, the tessellated surface's
 // point for control vertex i (OBJ vertex i: refined points start with the control vertices in
 // order) must be the input vertex i, `to` as `v` and `from` as `vt` (u, 1 − v). The runner is
@@ -132,7 +132,7 @@ private enum FitCLIFixtures {
 // MARK: - Tests
 
 @Suite struct FitCLITests {
-    /// Expects the failure form of design §12: the exit code, nothing on stdout and exactly one
+    /// Expects the failure form of Docs/errors.md: the exit code, nothing on stdout and exactly one
     /// stderr line `meshgeo: error: FILE: …`; returns the part after `FILE: `.
     @discardableResult
     private static func expectFailure(

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-// Tests of `meshgeo hit` (design §8, §12), run as a separate process. Expected values come from
+// Tests of `meshgeo hit` (Docs/hit-testing.md, Docs/command-line.md), run as a separate process. Expected values come from
 // the mesh.json written here (a flat identity face, whose layer point at a screen point is that
-// point over the layer size) and from the output format and exit codes the design fixes.
+// point over the layer size) and from the output format and exit codes Docs/command-line.md fixes.
 
 private typealias HitCLI = MeshGeoCLI
 
@@ -53,7 +53,7 @@ final class HitWorkspace {
         #expect(r.err.isEmpty)
         let lines = r.lines
         try #require(lines.count == 3)
-        // Keys in the order of §12.
+        // Keys in the order Docs/command-line.md gives.
         let pattern =
             #"^\{"x":[^,]+,"y":[^,]+,"hit":true,"face":0,"from":\[[^,\]]+,[^,\]]+\],"to":\[[^,\]]+,[^,\]]+,[^,\]]+\],"depth":[^,}]+\}$"#
         #expect(lines[0].range(of: pattern, options: .regularExpression) != nil, "\(lines[0])")

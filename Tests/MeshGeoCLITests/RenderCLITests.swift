@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-// Tests of `meshgeo render` (design §10, §12), run as a separate process with the shared runner in
+// Tests of `meshgeo render` (Docs/rendering.md, Docs/command-line.md), run as a separate process with the shared runner in
 // Support/CLISupport.swift.
 
 @Suite struct RenderCLITests {

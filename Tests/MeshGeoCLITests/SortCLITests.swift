@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-// Tests of `meshgeo sort` (design §7, §12), run as a separate process: the OBJ it writes is the
+// Tests of `meshgeo sort` (Docs/painters-sort.md, Docs/command-line.md), run as a separate process: the OBJ it writes is the
 // screen-space tessellation in exact back-to-front order. The runner is the shared one in
 // Support/CLISupport.swift.
 

@@ -1,5 +1,6 @@
 import MeshRender
 import SurfaceKit
+import TestSupport
 import Testing
 
 // Scenes and textures built from formulas, shared by the rendering tests.
@@ -42,13 +43,13 @@ enum RenderFixtures {
         (8 * (u * Double(width) - 0.5), 8 * (v * Double(height) - 0.5))
     }
 
-    /// Opaque pseudo-random pixels (a fixed linear congruential sequence).
+    /// Opaque pseudo-random pixels (the tests' seeded generator, so every run draws the same).
     static func noise(width: Int, height: Int) throws -> RGBAImage {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var random = SplitMix64(seed: 0x9E37_79B9_7F4A_7C15)
         var bytes: [UInt8] = []
         for k in 0..<(width * height * 4) {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            bytes.append(k % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: state >> 56))
+            let value = random.next()
+            bytes.append(k % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: value >> 56))
         }
         return try RGBAImage(width: width, height: height, pixels: bytes)
     }

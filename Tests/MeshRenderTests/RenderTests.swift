@@ -4,7 +4,7 @@ import MeshTessellate
 import SurfaceKit
 import Testing
 
-// Pictures checked against the mathematics of design §2 and §10: the expected colour of a pixel
+// Pictures checked against the mathematics of Docs/surface.md (spaces) and Docs/rendering.md: the expected colour of a pixel
 // comes from the map written out in each test (identity, an affine map, a homography), the
 // gradient texture's closed form, and the lighting formula (1 − k) + k·|n·l|.
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import MeshTessellate
 
-// Tests of automatic steps (design §6). The limit surface is evaluated here, independently: on a
+// Tests of automatic steps (Docs/automatic-steps.md). The limit surface is evaluated here, independently: on a
 // grid mesh every face is a uniform (rational) bicubic B-spline patch of the grid's control points,
 // extended beyond the border by P₋₁ = 2P₀ − P₁, and `from` (an affine grid with equal weights)
 // gives each output vertex's parameters. Deviation is measured at several barycentric points of
@@ -295,7 +295,7 @@ private typealias S = TessSupport
 
     // MARK: - Fewer triangles than uniform
 
-    /// On the reference ripple (design §13: 100 × 100 faces) on a 1000 × 1000 pt layer with depth
+    /// On the reference ripple (Docs/performance.md: 100 × 100 faces) on a 1000 × 1000 pt layer with depth
     /// scaled by the width, at τ = 0.5 pt: at most half the triangles of the smallest uniform steps
     /// that meet τ (the uniform deviation measured here with the same surface), for the default
     /// policy and for a fixed diagonal.

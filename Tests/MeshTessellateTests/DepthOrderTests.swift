@@ -47,7 +47,7 @@ import Testing
     func expectReferenceOrder(_ mesh: TriangleMesh, geometry: LayerGeometry, _ comment: Comment) throws {
         let expected = try #require(Self.reference(mesh, geometry: geometry), comment)
         for threads in [1, 2] {
-            let order = try BenchmarkRunner.withThreads(threads) { try PainterSorter.depthOrder(mesh: mesh, geometry: geometry) }
+            let order = try ParallelLimit.withThreads(threads) { try PainterSorter.depthOrder(mesh: mesh, geometry: geometry) }
             #expect(order == expected, comment)
         }
         let (sorted, _) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .depth, space: .points)
@@ -57,7 +57,9 @@ import Testing
 
     @Test func tiltedRippleOrderIsTheStableOrderOfCentroidDepths() throws {
         // The W3 scene at steps 2: 320,000 triangles, -45° about x with m34 = -1/2.
-        let (_, mesh, document) = try BenchmarkInputs.rippleTessellation(steps: 2)
+        let document = ExampleMesh.ripple.document
+        let mesh = try Tessellator(mesh: document.mesh, options: TessellationOptions(steps: .fixed(2)))
+            .tessellate(document.mesh, geometry: document.geometry, space: .points)
         #expect(mesh.triangleCount >= CentroidDepthSort.minimumCount)
         try expectReferenceOrder(mesh, geometry: document.geometry, "tilted ripple")
         // The scene really has the ties the settling is for: keys equal as Doubles, and keys a

@@ -335,12 +335,11 @@ import Testing
     @Test func theOrderIsTheSameOnOneThreadAndOnAllCores() throws {
         let (mesh, geometry) = try S.foldedRipple(steps: 2)
         #expect(mesh.triangleCount > 131_072)
-        // Through the benchmarks' thread limit, which restores the previous one. (Another test
-        // setting the limit at the same moment can only make both runs alike, never fail this.)
-        let (parallel, statistics) = try BenchmarkRunner.withThreads(2) {
+        // Through the scoped thread limit, which no test running beside this one sees.
+        let (parallel, statistics) = try ParallelLimit.withThreads(2) {
             try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp)
         }
-        let (serial, _) = try BenchmarkRunner.withThreads(1) {
+        let (serial, _) = try ParallelLimit.withThreads(1) {
             try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp)
         }
         #expect(statistics.depthRanked, "the ranked path, whose sweep runs by bands on two cores")
@@ -358,14 +357,14 @@ import Testing
         let (mesh, geometry) = try S.foldedRipple(steps: 2)
         let pool = try SortPool(clipping: mesh, geometry: geometry)
         let full = try #require(
-            BenchmarkRunner.withThreads(1) { DepthRankedOrder.order(screen: pool.screen, triangles: pool.triangles, limit: 1 << 30) })
+            ParallelLimit.withThreads(1) { DepthRankedOrder.order(screen: pool.screen, triangles: pool.triangles, limit: 1 << 30) })
         let k = full.overlappingPairs
         #expect(k > 1_000)
         for limit in [k - 1, k, k / 2] {
-            let serial = BenchmarkRunner.withThreads(1) {
+            let serial = ParallelLimit.withThreads(1) {
                 DepthRankedOrder.order(screen: pool.screen, triangles: pool.triangles, limit: limit)
             }
-            let parallel = BenchmarkRunner.withThreads(2) {
+            let parallel = ParallelLimit.withThreads(2) {
                 DepthRankedOrder.order(screen: pool.screen, triangles: pool.triangles, limit: limit)
             }
             #expect((serial == nil) == (limit < k) && (parallel == nil) == (limit < k), "limit \(limit) of \(k)")

@@ -2,7 +2,7 @@ import MeshTessellate
 import SurfaceKit
 import Testing
 
-// Hit-testing (design §8). Expected values come from the projection written out in HitSupport
+// Hit-testing (Docs/hit-testing.md). Expected values come from the projection written out in HitSupport
 // (row vectors, about the anchor, divided by w), from barycentric interpolation done here, and from
 // a rational bicubic B-spline patch evaluated here; never from the code under test.
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import MeshTessellate
 
-// The painter's sort (design §7): the image of the `bsp` order, drawn last-wins by a rasterizer
+// The painter's sort (Docs/painters-sort.md): the image of the `bsp` order, drawn last-wins by a rasterizer
 // written here, must equal the z-buffer image of the unsorted input at every pixel centre away
 // from exact ties; `depth` must be a stable radix sort of centroid depths.
 

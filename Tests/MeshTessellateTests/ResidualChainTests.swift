@@ -162,7 +162,7 @@ import Testing
             signs.append(random.uniform(0...1) < 0.01 ? 0 : current)
         }
         let vertexCount = (columns + 1) * (rows + 1)
-        let found = BenchmarkRunner.withThreads(2) { residual(triangles, signs, vertexCount: vertexCount) }
+        let found = ParallelLimit.withThreads(2) { residual(triangles, signs, vertexCount: vertexCount) }
         let expected = reference(triangles, signs)
         #expect(expected.count > 10_000)
         #expect(try #require(found) == expected)
@@ -174,8 +174,8 @@ import Testing
                 }
             }
         }
-        let serial = BenchmarkRunner.withThreads(1) { ordered() }
-        let parallel = BenchmarkRunner.withThreads(2) { ordered() }
+        let serial = ParallelLimit.withThreads(1) { ordered() }
+        let parallel = ParallelLimit.withThreads(2) { ordered() }
         #expect(serial == parallel)
     }
 
@@ -282,8 +282,8 @@ import Testing
                 }
             }
         }
-        let serial = BenchmarkRunner.withThreads(1) { chain() }
-        let parallel = try #require(BenchmarkRunner.withThreads(2) { chain() })
+        let serial = ParallelLimit.withThreads(1) { chain() }
+        let parallel = try #require(ParallelLimit.withThreads(2) { chain() })
         #expect(serial == parallel)
         var found: [Edge: Int32] = [:]
         for e in parallel { found[Edge(e.x, e.y)] = e.z }

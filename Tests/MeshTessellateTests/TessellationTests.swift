@@ -4,7 +4,7 @@ import Testing
 
 @testable import MeshTessellate
 
-// Tests of tessellation (design §2, §5, §6, §11, §12): counts, spaces, clipping, diagonal policies,
+// Tests of tessellation (Docs/surface.md, Docs/automatic-steps.md, Docs/command-line.md): counts, spaces, clipping, diagonal policies,
 // OBJ export, the triangle budget and refine-once-evaluate-many. Expected values come from
 // mathematics written here (grid combinatorics, hand-written 4 × 4 matrices, closed-form areas),
 // never from values the code under test produced on another path.

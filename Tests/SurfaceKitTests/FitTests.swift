@@ -1,19 +1,20 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SurfaceKit
 
-// Tests of fitting (design §9): control points whose limit surface passes through given points.
+// Tests of fitting (Docs/fitting.md): control points whose limit surface passes through given points.
 // The property checked is the definition itself: the surface, evaluated by the subdivision plan
 // (refinement, then the limit masks of the refined level, a different path from the control-level
 // masks the fit inverts), passes through every given vertex. The tensor-product structure and the
-// singular cube are checked against the limit masks of design §4 written out here.
+// singular cube are checked against the limit masks of Docs/surface.md written out here.
 
 // MARK: - Fixtures
 
 private enum FitFixtures {
     /// An R × C identity grid, then `to.z` a ripple 0.05·sin(2π·4·r) (r the distance from the
-    /// centre, as design §13's workload), `from` and `to.xy` jittered, and weights from `weight`
+    /// centre, as the W4 benchmark, Docs/performance.md), `from` and `to.xy` jittered, and weights from `weight`
     /// per face corner (faces agree when it depends on the vertex only).
     static func grid(
         rows: Int, columns: Int, seed: UInt64 = 1, jitter: Double = 0.2,
@@ -188,7 +189,7 @@ private func maxVertexDifference(_ a: MeshTransform, _ b: MeshTransform) -> Doub
     }
 
     /// A vertex that no face uses, and a corner of one face, are interpolated by the surface
-    /// already (design §4), so the fit leaves them exactly where they are.
+    /// already (Docs/surface.md), so the fit leaves them exactly where they are.
     @Test func pinnedVerticesStayWhereTheyAre() throws {
         var mesh = try FitFixtures.grid(rows: 3, columns: 4, seed: 3) { _, _, rng in rng.uniform(0.5...2) }
         try mesh.addVertex(MeshVertex(from: SIMD2(0.25, 0.75), to: SIMD3(0.1, 0.2, 0.3)))
@@ -235,8 +236,8 @@ private func maxVertexDifference(_ a: MeshTransform, _ b: MeshTransform) -> Doub
 
     // MARK: The tensor product
 
-    /// Design §4's interior mask (n² v + 4 Σ e + Σ d) / (n (n + 5)) at n = 4 is the outer product
-    /// of the curve mask (1, 4, 1)/6 with itself, and on a grid the whole limit operator is the
+    /// The interior limit mask of Docs/surface.md, (n² v + 4 Σ e + Σ d) / (n (n + 5)), at n = 4 is
+    /// the outer product of the curve mask (1, 4, 1)/6 with itself, and on a grid the whole limit operator is the
     /// Kronecker product of one curve operator per direction (pinned ends, (1, 4, 1)/6 inside):
     /// compared entry by entry with the operator built from the surface's masks.
     @Test func gridLimitOperatorIsTheTensorProductOfCurveOperators() throws {

@@ -1,8 +1,9 @@
+import TestSupport
 import Testing
 
 @testable import SurfaceKit
 
-/// Tests of the strict mesh.json reader and writer (design §3).
+/// Tests of the strict mesh.json reader and writer (Docs/mesh-json.md).
 @Suite struct JSONTests {
     // MARK: Fixtures
 
@@ -107,7 +108,7 @@ import Testing
         #expect(text.contains("{\"indices\": [4, 5, 8, 7], \"w\": [1, 1, 1, 7]}"))
     }
 
-    /// The ripple of design §13 (100 × 100 faces): a document of realistic size survives the trip.
+    /// The benchmarks' ripple (Docs/performance.md; 100 × 100 faces): a document of realistic size survives the trip.
     @Test func rippleGridRoundTrips() throws {
         let n = 100
         var vertices: [MeshVertex] = []
@@ -524,11 +525,11 @@ import Testing
         for end in 0..<bytes.count - 1 {
             #expect(throws: MeshError.self) { try MeshDocument(json: Array(bytes[..<end])) }
         }
-        // A fixed linear congruential sequence keeps the test reproducible.
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        // The tests' seeded generator keeps the test reproducible.
+        var random = SplitMix64(seed: 0x9E37_79B9_7F4A_7C15)
         let replacements = Array("{}[]\",:-+.0123456789eEnNtf \\u\u{00}".utf8) + [0xFF, 0xC3]
         for _ in 0..<3000 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let state = random.next()
             let position = Int(state >> 33) % bytes.count
             let replacement = replacements[Int(state >> 17) % replacements.count]
             var corrupted = bytes

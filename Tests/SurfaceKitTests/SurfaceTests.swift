@@ -1,8 +1,9 @@
 import Foundation
 import SurfaceKit
+import TestSupport
 import Testing
 
-// Tests of the rational Catmull–Clark surface (design §2, §4). Every expected value comes from
+// Tests of the rational Catmull–Clark surface (Docs/surface.md). Every expected value comes from
 // mathematics written here: the rational bicubic B-spline patch (Support/BSpline.swift) where the
 // mesh is regular, and a small, independent Catmull–Clark refiner with the limit-position masks
 // elsewhere. Nothing is compared with values the code under test produced on another path.
@@ -59,7 +60,7 @@ private struct GridMesh {
     }
 }
 
-/// Vertex weights as the design defines them: the mean of the weights the faces using a vertex give it.
+/// Vertex weights as Docs/surface.md defines them: the mean of the weights the faces using a vertex give it.
 private func meanVertexWeights(_ faces: [MeshFace], vertexCount: Int) -> [Double] {
     var sum = [Double](repeating: 0, count: vertexCount)
     var count = [Double](repeating: 0, count: vertexCount)
@@ -1050,7 +1051,7 @@ private struct BoundaryFanFixture {
         }
     }
 
-    /// The normal at a boundary vertex with three faces is the exact limit normal (design §4), to
+    /// The normal at a boundary vertex with three faces is the exact limit normal (Docs/surface.md), to
     /// 1e-9 rad, at every number of steps: the plane of the two dominant tangent eigenvectors of the
     /// one-ring subdivision matrix of the edge-and-corner rules (see `OneRing`), one of which is the
     /// boundary curve's tangent (e₀ − eₖ)/2 with eigenvalue 1/2. (Two faces: the regular control.)

@@ -2,11 +2,11 @@ import Benchmark
 import MeshTessellate
 import SurfaceKit
 
-// The inner kernels of the §13 workloads, through the libraries' public API, on the inputs that
-// `meshgeo bench` builds (BenchmarkInputs). Benchmarks only; run from this folder with
-// `swift run -c release KernelBenchmarks` (add `--filter steps3` to run one).
+// The inner kernels of the workloads of `meshgeo bench` (Docs/performance.md), through the
+// libraries' public API, on the same inputs (Inputs.swift). Benchmarks only; run from this folder
+// with `swift run -c release KernelBenchmarks` (add `--filter steps3` to run one).
 
-let ripple = BenchmarkInputs.ripple()
+let ripple = Inputs.ripple()
 let mesh = ripple.mesh
 let topology = try SurfaceTopology(faces: mesh.faces, vertexCount: mesh.vertices.count)
 let weights = topology.vertexWeights(faces: mesh.faces)
@@ -31,10 +31,10 @@ benchmark("w1 refine steps3") {
 }
 
 // W2: 10,000 single rays through the steps-3 ripple (the full million is `meshgeo bench`'s).
-let (_, steps3, _) = try BenchmarkInputs.rippleTessellation(steps: 3)
+let steps3 = try Inputs.rippleTessellation(steps: 3)
 let flat = LayerGeometry(size: ripple.layer.size, depthScale: 1, anchor: ripple.layer.anchor, transform: .identity)
 let tester = try HitTester(mesh: steps3, geometry: flat)
-let rays = BenchmarkInputs.downwardRays(count: 10_000)
+let rays = Inputs.downwardRays(count: 10_000)
 benchmark("w2 intersect 10k rays, one at a time") {
     var hits = 0
     for ray in rays where tester.intersect(ray) != nil { hits += 1 }
@@ -47,7 +47,7 @@ benchmark("w3 depth sort (\(steps3.triangleCount) triangles)") {
 }
 
 // W4: the fit of the 101²-vertex ripple grid.
-let grid = try BenchmarkInputs.rippleGrid(faces: 100)
+let grid = try Inputs.rippleGrid(faces: 100)
 benchmark("w4 fit 101x101") {
     _ = try SurfaceFit().fit(grid)
 }

@@ -1,7 +1,7 @@
 import RealModule
 import SurfaceKit
 
-/// Automatic steps (design §6): triangles within a tolerance τ of the limit surface, with a density
+/// Automatic steps (Docs/automatic-steps.md): triangles within a tolerance τ of the limit surface, with a density
 /// of each face's own, stitched so the result is watertight.
 ///
 /// Every control face gets its own number of segments along u and along v, estimated from bounds

@@ -20,7 +20,8 @@ public extension HitTester {
     /// ``intersect(_:)-([Ray])``; results in the order of the rays, each the one a single query
     /// gives. Use it when only the nearest triangle is needed: an answer is 32 bytes where a
     /// ``RayHit`` record is 224, and none of the mesh's per-vertex arrays is read.
-    func firstHits(_ rays: [Ray]) -> [TriangleHit] {
+    /// A miss is `nil`; an optional ``TriangleHit`` still takes 32 bytes.
+    func firstHits(_ rays: [Ray]) -> [TriangleHit?] {
         answerRays(rays)
     }
 }
@@ -30,14 +31,26 @@ protocol BatchAnswer {
     static func make(_ hit: TriangleHit, of ray: Ray, tester: HitTester) -> Self
 }
 
-extension TriangleHit: BatchAnswer {
-    @inline(__always)
-    static func make(_ hit: TriangleHit, of _: Ray, tester _: HitTester) -> TriangleHit { hit }
+/// A record a batch answers a hit ray with (`nil` for a miss).
+protocol BatchRecord {
+    static func record(_ hit: TriangleHit, of ray: Ray, tester: HitTester) -> Self?
 }
 
-extension Optional: BatchAnswer where Wrapped == RayHit {
+extension TriangleHit: BatchRecord {
     @inline(__always)
-    static func make(_ hit: TriangleHit, of ray: Ray, tester: HitTester) -> RayHit? { tester.rayHit(hit, of: ray) }
+    static func record(_ hit: TriangleHit, of _: Ray, tester _: HitTester) -> TriangleHit? { hit.orNil }
+}
+
+extension RayHit: BatchRecord {
+    @inline(__always)
+    static func record(_ hit: TriangleHit, of ray: Ray, tester: HitTester) -> RayHit? {
+        hit.found ? tester.rayHit(hit, of: ray) : nil
+    }
+}
+
+extension Optional: BatchAnswer where Wrapped: BatchRecord {
+    @inline(__always)
+    static func make(_ hit: TriangleHit, of ray: Ray, tester: HitTester) -> Wrapped? { Wrapped.record(hit, of: ray, tester: tester) }
 }
 
 extension HitTester {

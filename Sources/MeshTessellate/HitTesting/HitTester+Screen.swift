@@ -1,7 +1,7 @@
 import SurfaceKit
 
 public extension HitTester {
-    /// The frontmost surface under a screen point (screen space of design §2: points, in the frame of
+    /// The frontmost surface under a screen point (screen space, Docs/surface.md: points, in the frame of
     /// the layer's untransformed bounds), or `nil`. Frontmost is the largest screen z after the
     /// perspective divide; geometry at or behind the eye (w ≤ `LayerGeometry.clipW`) is never hit.
     ///

@@ -1,6 +1,6 @@
 import SurfaceKit
 
-/// Hit-testing through a tessellated mesh transform (design §8): screen points to the frontmost
+/// Hit-testing through a tessellated mesh transform (Docs/hit-testing.md): screen points to the frontmost
 /// layer point they show, and arbitrary points-space rays to their nearest hit.
 ///
 /// Build it once per tessellation; the BVH (and, in exact mode, the refined control points) are
@@ -83,21 +83,20 @@ public struct HitTester: Sendable {
     /// The nearest hit of `ray` (points space) in its interval, or `nil`. In exact mode the hit is
     /// refined on the limit surface along the same ray.
     public func intersect(_ ray: Ray) -> RayHit? {
-        rayHit(firstHit(ray), of: ray)
+        firstHit(ray).flatMap { rayHit($0, of: ray) }
     }
 
     /// The nearest triangle `ray` (points space) hits in its interval, in 32 bytes (t, triangle,
-    /// barycentric u and v), or ``TriangleHit/miss``. Of triangles hit at exactly the same t, the
+    /// barycentric u and v), or `nil`. Of triangles hit at exactly the same t, the
     /// lowest index wins. This is the triangle hit also in exact mode; ``rayHit(_:of:)`` makes the
     /// full record (refined on the limit surface in exact mode), the one ``intersect(_:)-(Ray)``
     /// returns.
-    public func firstHit(_ ray: Ray) -> TriangleHit {
-        bvh.firstHit(origin: ray.origin, direction: ray.direction, tmin: ray.tmin, tmax: ray.tmax)
+    public func firstHit(_ ray: Ray) -> TriangleHit? {
+        bvh.firstHit(origin: ray.origin, direction: ray.direction, tmin: ray.tmin, tmax: ray.tmax).orNil
     }
 
     /// The full record of `hit`, the answer ``firstHit(_:)`` or ``firstHits(_:)`` gave for `ray`:
-    /// the same as ``intersect(_:)-(Ray)`` on `ray`. `nil` for a miss or a triangle the mesh does
-    /// not have.
+    /// the same as ``intersect(_:)-(Ray)`` on `ray`. `nil` for a triangle the mesh does not have.
     public func rayHit(_ hit: TriangleHit, of ray: Ray) -> RayHit? {
         guard hit.triangle >= 0, Int(hit.triangle) < mesh.triangleCount else { return nil }
         let found = self.hit(triangle: Int(hit.triangle), barycentric: hit.barycentric, t: hit.t)
@@ -109,6 +108,12 @@ public struct HitTester: Sendable {
 }
 
 extension HitTester {
+    /// A triangles-mode tester over a tessellation laid out as `grid`, whose BVH starts from the
+    /// grid's ready-made hierarchy (what a tester made from a document does), for the benchmarks.
+    package init(mesh: TriangleMesh, geometry: LayerGeometry, grid: TessellationGrid) throws {
+        try self.init(mesh: mesh, geometry: geometry, grid: grid, surface: nil)
+    }
+
     init(mesh: TriangleMesh, geometry: LayerGeometry, grid: TessellationGrid?, surface: ExactSurface?) throws {
         guard mesh.space == .points else {
             throw MeshError(.unsupported, path: "", "hit-testing needs a points-space mesh, got one in \(mesh.space.rawValue) space")
@@ -140,8 +145,7 @@ extension HitTester {
 
     /// The nearest triangle hit, with barycentric interpolation in points space.
     func triangleHit(_ ray: Ray) -> RayHit? {
-        let h = firstHit(ray)
-        guard h.isHit else { return nil }
+        guard let h = firstHit(ray) else { return nil }
         return hit(triangle: Int(h.triangle), barycentric: h.barycentric, t: h.t)
     }
 

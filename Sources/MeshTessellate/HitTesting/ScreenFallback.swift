@@ -60,7 +60,7 @@ struct ScreenFallback: Sendable {
     /// points space, and the screen depth.
     func hit(_ s: SIMD2<Double>, mesh: TriangleMesh) -> (triangle: Int, barycentric: SIMD3<Double>, depth: Double)? {
         let h = bvh.firstHit(origin: SIMD3(s.x, s.y, 0), direction: SIMD3(0, 0, -1), tmin: -.infinity, tmax: .infinity)
-        guard h.isHit else { return nil }
+        guard h.found else { return nil }
         let tri = triangles[Int(h.triangle)]
         let lambda = h.barycentric
         // Screen-space weights to points space: each divided by its vertex's w, renormalized.

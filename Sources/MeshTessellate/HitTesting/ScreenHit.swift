@@ -1,6 +1,6 @@
 import SurfaceKit
 
-/// The frontmost surface under a screen point (design §8): the layer point it shows, the surface
+/// The frontmost surface under a screen point (Docs/hit-testing.md): the layer point it shows, the surface
 /// point, the control face and the screen depth.
 public struct ScreenHit: Hashable, Sendable {
     /// The layer point shown at the screen point (unit coordinates).

@@ -164,7 +164,7 @@ extension TriangleBVH.Traversal {
     /// at a time, a step of each in turn.
     func firstHits(_ rays: UnsafeBufferPointer<Ray>, into hits: UnsafeMutablePointer<TriangleHit>) {
         guard let nodes else {
-            for i in rays.indices { (hits + i).initialize(to: .miss) }
+            for i in rays.indices { (hits + i).initialize(to: .noHit) }
             return
         }
         let lanes = TriangleBVH.walksAtOnce

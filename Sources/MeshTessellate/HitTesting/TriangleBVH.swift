@@ -52,7 +52,7 @@ struct TriangleBVH: Sendable {
             } ?? .zero
     }
 
-    /// The nearest hit in `tmin…tmax` (closed), or ``TriangleHit/miss``: the original triangle, t
+    /// The nearest hit in `tmin…tmax` (closed), or `TriangleHit.noHit`: the original triangle, t
     /// and the barycentric (u, v) of b and c. Of triangles hit at exactly the same t, the lowest
     /// index wins, so the answer does not depend on the order of the walk.
     func firstHit(origin o: SIMD3<Double>, direction d: SIMD3<Double>, tmin: Double, tmax: Double) -> TriangleHit {
@@ -159,7 +159,7 @@ extension TriangleBVH {
         /// The nearest hit in `tmin…tmax`; of equal t, the lowest triangle index.
         @inline(__always)
         func firstHit(origin o: SIMD3<Double>, direction d: SIMD3<Double>, tmin: Double, tmax: Double) -> TriangleHit {
-            guard let nodes else { return .miss }
+            guard let nodes else { return .noHit }
             switch prepare(origin: o, direction: d, tmin: tmin, tmax: tmax) {
             case .answered(let hit):
                 return hit
@@ -180,7 +180,7 @@ extension TriangleBVH {
 
         @inline(__always)
         func prepare(origin o: SIMD3<Double>, direction d: SIMD3<Double>, tmin: Double, tmax: Double) -> Preparation {
-            guard !(tmin > tmax) else { return .answered(.miss) }
+            guard !(tmin > tmax) else { return .answered(.noHit) }
             guard let ray = setup(origin: o, direction: d, tmin: tmin, tmax: tmax) else {
                 return .answered(everyTriangle(origin: o, direction: d, tmin: tmin, tmax: tmax))
             }
@@ -200,7 +200,7 @@ extension TriangleBVH {
             }
 
             var hit: TriangleHit {
-                triangle >= 0 ? TriangleHit(t: far, u: u, v: v, triangle: triangle) : .miss
+                triangle >= 0 ? TriangleHit(t: far, u: u, v: v, triangle: triangle) : .noHit
             }
         }
 

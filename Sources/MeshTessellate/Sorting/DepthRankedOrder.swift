@@ -93,8 +93,8 @@ enum DepthRankedOrder {
         // with its own bounds and sum, added in part order: the grid below is the same on any
         // number of cores.
         let parts = m >= 32_768 ? 8 : 1
-        // Atomically whenever there are parts: `parallelParts` reads the cores again, and a limit
-        // changed in between (`BenchmarkRunner.withThreads`) must not run them unguarded.
+        // Atomically whenever there are parts: `parallelParts` decides on its own how many of
+        // them run at once.
         let atomically = parts > 1
         typealias PartBounds = (lo: SIMD2<Double>, hi: SIMD2<Double>, extent: Double)
         let partBounds: [PartBounds] = slots.withUnsafeMutableBufferPointer { slotsOut in

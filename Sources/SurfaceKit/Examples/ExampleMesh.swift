@@ -5,7 +5,7 @@ import RealModule
 public enum ExampleMesh: String, CaseIterable, Sendable {
     /// The article's wavy transform: 40 columns, a sine along x, squeezed toward the right.
     case wavy
-    /// The reference ripple of design §13: 100 × 100 faces, `z = 0.05 sin(2π·4·r)`, tilted −45°
+    /// The reference ripple of the benchmarks (Docs/performance.md): 100 × 100 faces, `z = 0.05 sin(2π·4·r)`, tilted −45°
     /// about x with perspective `m34 = −1/2` on a unit layer.
     case ripple
     /// BCMeshTransformView's simplest mesh: one face with its top-left corner moved to x = 0.5.

@@ -1,4 +1,4 @@
-/// Surfaces through given points (design §9).
+/// Surfaces through given points (Docs/fitting.md).
 public extension MeshTransform {
     /// The mesh whose limit surface passes through this mesh's vertices: same faces, weights,
     /// depth normalization and steps; new `from` and `to` for every vertex, such that the limit

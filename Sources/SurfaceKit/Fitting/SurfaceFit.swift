@@ -1,5 +1,5 @@
 /// Fitting: new control points, for the same faces and weights, whose surface passes through the
-/// given vertices (design §9).
+/// given vertices (Docs/fitting.md).
 ///
 /// The limit point at control vertex i is (S H)ᵢ divided by its weight, where S is the limit
 /// operator (each vertex's limit mask over its ring) and H the homogeneous control values
@@ -84,7 +84,7 @@ public extension SurfaceFit {
 
 extension SurfaceFit {
     /// A vertex's weight: the mean of the weights its faces give it, 1 for a vertex of no face
-    /// (design §4; the same rule as ``SurfaceTopology/vertexWeights(faces:)``, without needing the
+    /// (Docs/surface.md; the same rule as ``SurfaceTopology/vertexWeights(faces:)``, without needing the
     /// topology, which the grid path never builds).
     static func vertexWeights(faces: [MeshFace], vertexCount: Int) -> [Double] {
         var sum = [Double](repeating: 0, count: vertexCount)

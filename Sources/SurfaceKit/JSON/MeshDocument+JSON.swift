@@ -1,4 +1,4 @@
-/// The mesh.json form of a document (design §3): a strict reader and a writer whose output reads
+/// The mesh.json form of a document (Docs/mesh-json.md): a strict reader and a writer whose output reads
 /// back to an equal document.
 public extension MeshDocument {
     /// Reads a mesh.json document from UTF-8 bytes.
@@ -13,7 +13,7 @@ public extension MeshDocument {
     /// - a vertex index that names no vertex → `.indexOutOfRange` (`400 is out of range (121 vertices)`);
     /// - a face with a repeated vertex, or faces that do not form a surface → `.topology`.
     ///
-    /// Optional keys take the defaults of design §3: `depthNormalization` none, `subdivisionSteps`
+    /// Optional keys take the defaults of Docs/mesh-json.md: `depthNormalization` none, `subdivisionSteps`
     /// −1 (automatic), face weights 1, and the defaults of ``LayerProperties`` for `layer` and each
     /// of its keys.
     init(json bytes: [UInt8]) throws {
@@ -28,7 +28,7 @@ public extension MeshDocument {
 
     /// The document as mesh.json, UTF-8, ending with a newline.
     ///
-    /// One vertex or face per line, keys in the order of design §3, `w` only for faces whose
+    /// One vertex or face per line, keys in the order Docs/mesh-json.md lists them, `w` only for faces whose
     /// weights are not all 1, `layer` always in full. Each number is written as the shortest text
     /// that reads back to the same `Double`, so reading the output gives an equal document. A
     /// number that is not finite (only possible in a document that would fail validation) is

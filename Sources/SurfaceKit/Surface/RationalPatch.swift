@@ -1,5 +1,5 @@
 /// A uniform rational bicubic B-spline patch: the limit surface over one sub-quad whose 4 × 4
-/// neighbourhood of refined control points is regular (design §4).
+/// neighbourhood of refined control points is regular (Docs/surface.md).
 ///
 /// Control values are homogeneous, `(W·from.x, W·from.y, W·to.x, W·to.y, W·to.z, W, 0, 0)`, stored
 /// row by row: `control[4·row + column]`, rows along v (top to bottom), columns along u (left to

@@ -3,7 +3,7 @@
 ///
 /// A face whose four corners are regular — interior with four faces, boundary (crease) with two,
 /// or a corner of one face only — is exactly the uniform rational bicubic B-spline of its 4 × 4
-/// neighbourhood (design §4). Where the face lies on a boundary, the missing row is the mirror
+/// neighbourhood (Docs/surface.md). Where the face lies on a boundary, the missing row is the mirror
 /// `2·P₀ − P₁` of the two rows inside: the end-interpolating B-spline, whose refinement rules are
 /// the crease rule `(a + 6v + b) / 8` and the corner rule (the vertex stays), as edge-and-corner
 /// boundaries ask. So each of the 16 points is a combination of at most four control vertices.

@@ -1,16 +1,16 @@
 import ArgumentParser
 import Foundation
-import MeshTessellate
-import SurfaceKit
+import MeshBench
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Time the fixed workloads of the design (tessellation, hit-testing, painter's sort, fitting).",
+        abstract: "Time the fixed workloads (tessellation, hit-testing, painter's sort, fitting).",
         discussion: """
             Builds the reference inputs in memory (the 100 × 100 ripple and its relatives), runs each \
             figure once to warm up, then reports the median of several runs: one line per figure, or \
             one JSON object per line with --json. Measure release builds (swift build -c release). \
-            --threads 1 keeps all work on one thread; without --threads, both 1 and all cores are run.
+            --threads N limits the parallel work to N threads (at most the active cores; 1 keeps all work \
+            on the calling thread); without --threads, both 1 and all cores are run.
             W1: limit points per second at steps 1–4 (evaluation of an already refined topology), into \
             fresh arrays and, as -frames, into the previous frame's arrays; positions alone (what the \
             peers count) as -points and -points-frames; and topology refinement at steps 3. W2: BVH build and 1,000,000 rays along −z on the steps-3 \
@@ -29,23 +29,24 @@ struct Bench: ParsableCommand {
     @Option(help: "Which workload: w1, w2, w3, w4 or all.")
     var workload: Selection = .all
 
-    @Option(help: "Threads: 1 or 2 (default: both).")
+    @Option(help: "Threads: any positive number, at most the active cores used (default: 1 and all cores).")
     var threads: Int?
 
     @Option(help: "Timed runs per figure (the median is reported).")
     var runs: Int = 5
 
-    @Option(
-        help:
-            "Only this variant (repeatable): steps1…steps4, steps1-frames…steps4-frames, steps1-points…steps4-points, steps1-points-frames…steps4-points-frames, auto, auto-uniform, auto-steps1, refine3, build, rays, rays-compact, depth, depth-mesh, bsp, bsp3, bsp3-frames, bsp3-order, bsp3-frames-order, n101, n1001, n101-frames, n1001-frames, fit1001."
-    )
+    @Option(help: ArgumentHelp("Only this variant (repeatable): \(BenchmarkWorkload.allVariants.joined(separator: ", "))."))
     var variant: [String] = []
 
     @Flag(help: "One JSON object per line.")
     var json = false
 
     func validate() throws {
-        if let threads, !(1...2).contains(threads) { throw ValidationError("--threads must be 1 or 2.") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be a positive number, got \(threads).") }
+        if let unknown = variant.first(where: { !BenchmarkWorkload.allVariants.contains($0) }) {
+            throw ValidationError(
+                "unknown variant '\(unknown)'; valid variants: \(BenchmarkWorkload.allVariants.joined(separator: ", ")).")
+        }
         guard (1...99).contains(runs) else { throw ValidationError("--runs must be between 1 and 99.") }
     }
 
@@ -57,7 +58,7 @@ struct Bench: ParsableCommand {
             let progress = ProgressLine("meshgeo bench")
             defer { progress.finish() }
             for w in workloads {
-                for t in threads.map({ [$0] }) ?? [1, 2] {
+                for t in threads.map({ [$0] }) ?? BenchmarkRunner.defaultThreadCounts {
                     let figures = try runner.run(w, threads: t) { name in
                         progress.stage("\(name), \(t) thread\(t == 1 ? "" : "s")")
                     }

@@ -2,7 +2,7 @@ import Foundation
 import SurfaceKit
 
 /// Helpers for HitTestingTests, written independently of the code under test: a row-vector
-/// projection (design §2), transforms from their matrix entries, a rational bicubic B-spline patch
+/// projection (Docs/surface.md, "Spaces"), transforms from their matrix entries, a rational bicubic B-spline patch
 /// (copied from SurfaceKitTests' BSpline.swift) and mesh builders.
 enum HitSupport {
     /// `[p − a, 1] · M`, divided by w, plus a, with M given by its 16 entries m11…m44.

@@ -1,27 +1,14 @@
 import MeshTessellate
 import SurfaceKit
+import TestSupport
 import Testing
 
 /// Helpers for TessellationTests: a seeded generator, vector arithmetic written out here, and
 /// mesh builders. Everything lives in one namespace so that other test files of this module can
 /// define helpers of their own without clashes.
 enum TessSupport {
-    /// SplitMix64: a small, seeded, reproducible generator.
-    struct Random: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        /// Uniform in the range.
-        mutating func uniform(_ range: ClosedRange<Double>) -> Double {
-            Double.random(in: range, using: &self)
-        }
-    }
+    /// The tests' seeded generator (one copy for all test targets, in TestSupport).
+    typealias Random = SplitMix64
 
     // MARK: Vector arithmetic (written out, not taken from SurfaceKit)
 

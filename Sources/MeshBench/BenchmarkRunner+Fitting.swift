@@ -1,3 +1,4 @@
+import MeshTessellate
 import SurfaceKit
 
 extension BenchmarkRunner {
@@ -18,7 +19,7 @@ extension BenchmarkRunner {
                 let seconds = try median(runs: runs, body)
                 figures.append(
                     BenchmarkFigure.measured(
-                        workload: .w4, variant: variant, threads: threads, size: unknowns, seconds: seconds, unit: "unknowns"))
+                        workload: .w4, variant: variant, threads: threads, size: unknowns, timing: seconds, unit: "unknowns"))
             }
             let runs = faces > 100 ? 5 : 21
             try measure("n\(faces + 1)", runs: runs) { try solve.run() }

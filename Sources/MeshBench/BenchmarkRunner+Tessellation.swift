@@ -1,3 +1,4 @@
+import MeshTessellate
 import SurfaceKit
 
 extension BenchmarkRunner {
@@ -33,7 +34,7 @@ extension BenchmarkRunner {
                 let seconds = try median(body)
                 figures.append(
                     BenchmarkFigure.measured(
-                        workload: .w1, variant: variant, threads: threads, size: plan.pointCount, seconds: seconds, unit: "points"))
+                        workload: .w1, variant: variant, threads: threads, size: plan.pointCount, timing: seconds, unit: "points"))
             }
         }
         figures += try automaticSteps(threads: threads, progress: progress)
@@ -44,7 +45,7 @@ extension BenchmarkRunner {
             points = try SubdivisionPlan(topology: topology, steps: 3).pointCount
         }
         figures.append(
-            BenchmarkFigure.measured(workload: .w1, variant: "refine3", threads: threads, size: points, seconds: refine, unit: "points"))
+            BenchmarkFigure.measured(workload: .w1, variant: "refine3", threads: threads, size: points, timing: refine, unit: "points"))
         return figures
     }
 
@@ -66,7 +67,7 @@ extension BenchmarkRunner {
         if wants("auto") {
             figures.append(
                 BenchmarkFigure.measured(
-                    workload: .w1, variant: "auto", threads: threads, size: triangles, seconds: seconds, unit: "triangles"))
+                    workload: .w1, variant: "auto", threads: threads, size: triangles, timing: seconds, unit: "triangles"))
         }
         let k = Swift.max(1, Int((Double(triangles) / 8).squareRoot().rounded()))
         for (variant, input) in [("auto-uniform", try BenchmarkInputs.rippleLayer(faces: k)), ("auto-steps1", document)]
@@ -77,7 +78,7 @@ extension BenchmarkRunner {
                 count = try Tessellator.tessellate(input, options: TessellationOptions(steps: .fixed(1)), space: .points).triangleCount
             }
             figures.append(
-                BenchmarkFigure.measured(workload: .w1, variant: variant, threads: threads, size: count, seconds: time, unit: "triangles"))
+                BenchmarkFigure.measured(workload: .w1, variant: variant, threads: threads, size: count, timing: time, unit: "triangles"))
         }
         return figures
     }

@@ -1,3 +1,4 @@
+import MeshTessellate
 import SurfaceKit
 
 extension BenchmarkRunner {
@@ -14,19 +15,19 @@ extension BenchmarkRunner {
         if wants("build") {
             progress("w2 build")
             let build = try median(runs: 3) {
-                tester = try HitTester(mesh: mesh, geometry: geometry, grid: grid, surface: nil)
+                tester = try HitTester(mesh: mesh, geometry: geometry, grid: grid)
             }
             figures.append(
                 BenchmarkFigure.measured(
-                    workload: .w2, variant: "build", threads: threads, size: mesh.triangleCount, seconds: build, unit: "triangles"))
+                    workload: .w2, variant: "build", threads: threads, size: mesh.triangleCount, timing: build, unit: "triangles"))
         }
         guard wants("rays") || wants("rays-compact") else { return figures }
-        let built = try tester ?? HitTester(mesh: mesh, geometry: geometry, grid: grid, surface: nil)
+        let built = try tester ?? HitTester(mesh: mesh, geometry: geometry, grid: grid)
         let rays = BenchmarkInputs.downwardRays(count: 1_000_000)
         // Every ray lies over the unit square, which the ripple covers: a miss would be a bug.
-        func figure(_ variant: String, hits: Int, seconds: Double) -> BenchmarkFigure {
+        func figure(_ variant: String, hits: Int, timing: BenchmarkTiming) -> BenchmarkFigure {
             BenchmarkFigure.measured(
-                workload: .w2, variant: variant, threads: threads, size: rays.count, seconds: seconds,
+                workload: .w2, variant: variant, threads: threads, size: rays.count, timing: timing,
                 unit: hits == rays.count ? "rays" : "rays (\(rays.count - hits) missed)")
         }
         if wants("rays") {
@@ -36,18 +37,18 @@ extension BenchmarkRunner {
             let seconds = median(runs: 3) {
                 hits = built.intersect(rays).reduce(0) { $0 + ($1 == nil ? 0 : 1) }
             }
-            figures.append(figure("rays", hits: hits, seconds: seconds))
+            figures.append(figure("rays", hits: hits, timing: seconds))
         }
         if wants("rays-compact") {
             // Only the nearest triangle, t and barycentric (u, v): 32 bytes a ray. This is what
-            // Embree's and Open3D's figures (../shared/peers.md) store per ray, so it is the one
+            // Embree's and Open3D's figures (Docs/performance.md) store per ray, so it is the one
             // to compare with theirs.
             progress("w2 rays-compact")
             var hits = 0
             let seconds = median(runs: 3) {
-                hits = built.firstHits(rays).reduce(0) { $0 + ($1.isHit ? 1 : 0) }
+                hits = built.firstHits(rays).reduce(0) { $0 + ($1 == nil ? 0 : 1) }
             }
-            figures.append(figure("rays-compact", hits: hits, seconds: seconds))
+            figures.append(figure("rays-compact", hits: hits, timing: seconds))
         }
         return figures
     }

@@ -1,65 +1,25 @@
+import MeshTessellate
 import SurfaceKit
 
-/// The fixed workloads of design §13, built in memory, for `meshgeo bench` and the benchmark
-/// package. Benchmarks only: nothing here is timed in tests.
-public enum BenchmarkWorkload: String, CaseIterable, Sendable {
-    /// Tessellation: limit points per second at steps 1…4, and topology refinement alone.
-    case w1
-    /// Hit-testing: BVH build and rays per second on the steps-3 ripple.
-    case w2
-    /// Painter's sort: depth sort of the steps-3 ripple tilted −45°, and the exact sort.
-    case w3
-    /// Fitting: the interpolation solve on 101² and 1001² vertices.
-    case w4
-}
-
-/// One measured figure: a median time and the throughput it gives.
-public struct BenchmarkFigure: Hashable, Sendable {
-    public var workload: BenchmarkWorkload
-    public var variant: String
-    public var threads: Int
-    /// Items per run (points, rays, triangles, unknowns).
-    public var size: Int
-    /// Median seconds per run.
-    public var seconds: Double
-    public var unit: String
-    /// Pieces the exact sort added, for `w3 bsp`.
-    public var added: Int?
-    /// Median CPU seconds of the process per run (all threads, user and system).
-    public var cpuSeconds: Double?
-
-    public init(workload: BenchmarkWorkload, variant: String, threads: Int, size: Int, seconds: Double, unit: String, added: Int? = nil) {
-        self.workload = workload
-        self.variant = variant
-        self.threads = threads
-        self.size = size
-        self.seconds = seconds
-        self.unit = unit
-        self.added = added
-    }
-
-    /// Items per second (0 when the time is too short to measure).
-    public var perSecond: Double { seconds > 0 ? Double(size) / seconds : 0 }
-}
-
-/// The inputs of design §13.
-public enum BenchmarkInputs {
+/// The inputs of the workloads (Docs/performance.md, "The workloads"): the reference ripple and
+/// its relatives, and the rays of W2.
+package enum BenchmarkInputs {
     /// The reference ripple: 100 × 100 faces on a 1 × 1 layer, z = 0.05·sin(2π·4·r), tilted −45°
     /// about x with m34 = −1/2 (the tilt matters only for W3), weights 1, depth normalization none.
-    public static func ripple() -> MeshDocument {
+    package static func ripple() -> MeshDocument {
         ExampleMesh.ripple.document
     }
 
     /// A `faces × faces` ripple on a 1000 × 1000 pt layer with depth scaled by the width (one unit
     /// of z is 1000 pt, so the ripple stands 50 pt high): the automatic-steps benchmark's input.
-    public static func rippleLayer(faces: Int) throws -> MeshDocument {
+    package static func rippleLayer(faces: Int) throws -> MeshDocument {
         var mesh = try rippleGrid(faces: faces)
         mesh.depthNormalization = .width
         return MeshDocument(mesh: mesh, layer: LayerProperties(size: SIMD2(1000, 1000)))
     }
 
     /// A ripple grid of `faces × faces` faces (W4 uses 100 and 1000).
-    public static func rippleGrid(faces: Int) throws -> MeshTransform {
+    package static func rippleGrid(faces: Int) throws -> MeshTransform {
         let grid = try MeshTransform.identity(rows: faces, columns: faces, subdivisionSteps: .fixed(0))
         let vertices = grid.vertices.map { vertex in
             let p = vertex.from
@@ -71,8 +31,9 @@ public enum BenchmarkInputs {
 
     /// `count` rays along −z from z = 1 through uniform random points of the unit square, from a
     /// fixed seed (SplitMix64), so every run shoots the same rays.
-    public static func downwardRays(count: Int, seed: UInt64 = 0x5EED) -> [Ray] {
+    package static func downwardRays(count: Int, seed: UInt64 = 0x5EED) -> [Ray] {
         var state = seed
+        // SplitMix64 (Steele, Lea and Flood), the top 53 bits as a Double in [0, 1).
         func next() -> Double {
             state &+= 0x9E37_79B9_7F4A_7C15
             var z = state
@@ -88,7 +49,7 @@ public enum BenchmarkInputs {
     }
 
     /// The steps-n tessellation of the ripple in points space, with its tessellator.
-    public static func rippleTessellation(steps: Int) throws -> (Tessellator, TriangleMesh, MeshDocument) {
+    package static func rippleTessellation(steps: Int) throws -> (Tessellator, TriangleMesh, MeshDocument) {
         let document = ripple()
         let tessellator = try Tessellator(mesh: document.mesh, options: TessellationOptions(steps: .fixed(steps)))
         let mesh = try tessellator.tessellate(document.mesh, geometry: document.geometry, space: .points)

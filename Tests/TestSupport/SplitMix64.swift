@@ -1,0 +1,20 @@
+/// The seeded pseudo-random generator every test target uses, so that a failing case reproduces:
+/// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", 2014).
+package struct SplitMix64: RandomNumberGenerator, Sendable {
+    package var state: UInt64
+
+    package init(seed: UInt64) { state = seed }
+
+    package mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform in `range`.
+    package mutating func uniform(_ range: ClosedRange<Double>) -> Double {
+        Double.random(in: range, using: &self)
+    }
+}
