@@ -28,7 +28,7 @@ struct GridNumbering: Sendable {
             self.vertexAt = nil
             return
         }
-        guard n >= 4, !faces.isEmpty, faces.count <= n else { return nil }
+        guard n >= 4, n <= Int(Int32.max), !faces.isEmpty, faces.count <= n else { return nil }
         // Edges of the mesh, at most four distinct neighbours a vertex (a grid has no more).
         let slots = GridNumbering.maximumNeighbours
         var neighbours = [Int32](repeating: -1, count: slots * n)
