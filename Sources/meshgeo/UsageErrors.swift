@@ -8,9 +8,11 @@ enum UsageErrors {
     /// two catches a swapped, missing or doubled letter (tesselate, tessellatte, fitt).
     static let suggestionDistance = 2
 
-    /// The message for a first argument that is neither an option nor a subcommand.
+    /// The message for a first argument that is neither an option nor a subcommand (or for the
+    /// word after `help`).
     static func unknownSubcommand(_ arguments: [String], known: [String]) -> String? {
-        guard let word = arguments.first, !word.hasPrefix("-"), !known.contains(word) else { return nil }
+        let candidate = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
+        guard let word = candidate, !word.hasPrefix("-"), !known.contains(word) else { return nil }
         let shown = Printable.quoted(word)
         if let match = suggestion(for: word, among: known) {
             return "unknown subcommand \(shown); did you mean '\(match)'? (see 'meshgeo --help')"
@@ -63,8 +65,10 @@ enum UsageErrors {
             .joined(separator: " ")
         // The parser's sentences end in a full stop; the pointer to the help follows instead.
         if text.hasSuffix(".") { text.removeLast() }
+        // The pointer to the help only for bad usage; any other failure is reported as it is.
         let help = subcommand.map { "meshgeo \($0) --help" } ?? "meshgeo --help"
-        StandardError.write("meshgeo: error: \(text.isEmpty ? "bad usage" : text) (see '\(help)')")
+        let pointer = code.rawValue == Failure.Code.usage.rawValue ? " (see '\(help)')" : ""
+        StandardError.write("meshgeo: error: \(text.isEmpty ? "bad usage" : text)\(pointer)")
         Foundation.exit(code.rawValue)
     }
 }

@@ -195,6 +195,8 @@ import Testing
         #expect(typo.errLines.count == 1)
         #expect(typo.err.hasPrefix("meshgeo: error: unknown subcommand 'tesselate'; did you mean 'tessellate'?"))
         #expect(try dir.run(["rendr", "mesh.json"]).err.contains("did you mean 'render'?"))
+        let helpTypo = try dir.run(["help", "tesselate"])
+        #expect(helpTypo.status == 64 && helpTypo.errLines.count == 1 && helpTypo.err.contains("did you mean 'tessellate'?"))
         #expect(try dir.run(["interp", "a", "b"]).err.contains("did you mean 'interpolate'?"))
         let unknown = try dir.run(["paint", "mesh.json"])
         #expect(unknown.status == 64 && unknown.errLines.count == 1 && !unknown.err.contains("did you mean"))
