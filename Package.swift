@@ -44,12 +44,19 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        // libjpeg (Debian: libjpeg-dev, which is libjpeg-turbo). Internal shim, not API.
+        .systemLibrary(
+            name: "CJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg-dev"])]
+        ),
         .target(
             name: "MeshRender",
             dependencies: [
                 "SurfaceKit",
                 "MeshTessellate",
                 "CPNG",
+                "CJPEG",
                 .product(name: "RealModule", package: "swift-numerics"),
             ]
         ),

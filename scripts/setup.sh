@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the system libraries the package links, when they are missing:
-# LAPACKE (Debian's liblapacke-dev) and libpng (libpng-dev). Safe to run again; does nothing when all is there.
+# LAPACKE (Debian's liblapacke-dev), libpng (libpng-dev) and libjpeg (libjpeg-dev). Safe to run again; does nothing when all is there.
 set -euo pipefail
 
 missing=()
 [ -f /usr/include/lapacke.h ] || missing+=(liblapacke-dev)
 [ -f /usr/include/png.h ] || missing+=(libpng-dev)
+[ -f /usr/include/jpeglib.h ] || missing+=(libjpeg-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 
 if [ ${#missing[@]} -gt 0 ]; then

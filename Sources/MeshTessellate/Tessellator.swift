@@ -65,8 +65,11 @@ public struct Tessellator: Sendable {
     }
 
     /// Tessellates `mesh` (which must have the topology this tessellator was made for) on a layer
-    /// with the given geometry, with positions and normals in `space`.
+    /// with the given geometry, with positions and normals in `space`. A mesh with other faces or
+    /// another vertex count is refused with `.incompatible` (the faces are compared corner by
+    /// corner with those the tessellator was built from, which costs far less than the evaluation).
     public func tessellate(_ mesh: MeshTransform, geometry: LayerGeometry, space: CoordinateSpace) throws -> TriangleMesh {
+        if let difference = topology.difference(faces: mesh.faces, vertexCount: mesh.vertices.count) { throw difference }
         let weights = topology.vertexWeights(faces: mesh.faces)
         var evaluation = try plan.evaluate(
             vertices: mesh.vertices, weights: weights, pointScale: geometry.pointScale,

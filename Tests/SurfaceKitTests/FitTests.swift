@@ -218,6 +218,74 @@ private func maxVertexDifference(_ a: MeshTransform, _ b: MeshTransform) -> Doub
         #expect(maxVertexDifference(try shuffled.fitted(), identity) <= 1e-12)
     }
 
+    /// A grid with its vertices renumbered at random, its faces listed in shuffled order, each
+    /// face starting at a random corner (weights rotated with it) and, with `mirrored`, every face
+    /// listed the other way round: the same faces and weights as far as the surface goes. The
+    /// second result is the new index of each original vertex.
+    private static func renumbered(_ mesh: MeshTransform, seed: UInt64, mirrored: Bool) throws -> (MeshTransform, [Int]) {
+        var rng = SplitMix64(seed: seed)
+        let newIndex = Array(mesh.vertices.indices).shuffled(using: &rng)
+        var vertices = mesh.vertices
+        for (old, new) in newIndex.enumerated() { vertices[new] = mesh.vertices[old] }
+        var faces: [MeshFace] = []
+        for face in mesh.faces.shuffled(using: &rng) {
+            let start = Int(rng.next() % 4)
+            var indices = SIMD4<Int>(), weights = SIMD4<Double>()
+            for k in 0..<4 {
+                let from = mirrored ? (start + 4 - k) % 4 : (start + k) % 4
+                indices[k] = newIndex[face.indices[from]]
+                weights[k] = face.weights[from]
+            }
+            faces.append(MeshFace(indices: indices, weights: weights))
+        }
+        return (try MeshTransform(vertices: vertices, faces: faces), newIndex)
+    }
+
+    /// Renumbering a grid changes nothing but the numbering: it takes the tensor path, its fit
+    /// is the ordered grid's fit moved to the new numbers (to 1e-12), and the fitted surface,
+    /// evaluated by refinement, passes through the renumbered targets.
+    @Test(arguments: [false, true])
+    func renumberedGridFitsAsTheOrderedGrid(mirrored: Bool) throws {
+        let ordered = try FitFixtures.grid(rows: 17, columns: 23, seed: 5) { _, _, rng in rng.uniform(0.3...3) }
+        let (shuffled, newIndex) = try FitTests.renumbered(ordered, seed: mirrored ? 9 : 8, mirrored: mirrored)
+        #expect(RegularGrid(vertexCount: shuffled.vertices.count, faces: shuffled.faces) == nil)
+        let reference = try SurfaceFit().fit(ordered)
+        let result = try SurfaceFit().fit(shuffled)
+        #expect(reference.solver == .tensorGrid && result.solver == .tensorGrid)
+        var worst = 0.0
+        for (old, new) in newIndex.enumerated() {
+            let a = reference.mesh.vertices[old], b = result.mesh.vertices[new]
+            let dFrom = a.from - b.from, dTo = a.to - b.to
+            worst = max(worst, abs(dFrom.x), abs(dFrom.y), abs(dTo.x), abs(dTo.y), abs(dTo.z))
+        }
+        #expect(worst <= 1e-12, "the renumbered fit differs by \(worst)")
+        try expectInterpolates(result.mesh, shuffled)
+        // The banded solver, which never looks for a grid, solves the same system.
+        let banded = try SurfaceFit(solver: .banded).fit(shuffled)
+        #expect(maxVertexDifference(banded.mesh, result.mesh) <= 1e-11)
+    }
+
+    /// Meshes that are nearly grids are not taken for one: one face turned the other way, two
+    /// faces that share no edge, a 2 × 2 grid missing a face, and a fan around a vertex of
+    /// valence 3. The fit of each is the banded one (or its error), never the tensor path's.
+    @Test func nearGridsAreNotGrids() throws {
+        let identity = try MeshTransform.identity(rows: 3, columns: 4)
+        var flipped = identity.faces
+        flipped[5] = MeshFace(flipped[5].indices[0], flipped[5].indices[3], flipped[5].indices[2], flipped[5].indices[1])
+        #expect(GridNumbering(vertexCount: identity.vertices.count, faces: flipped) == nil)
+        #expect(GridNumbering(vertexCount: identity.vertices.count, faces: Array(identity.faces.reversed())) != nil)
+        let apart = [MeshFace(0, 1, 2, 3), MeshFace(4, 5, 6, 7)]
+        #expect(GridNumbering(vertexCount: 8, faces: apart) == nil)
+        let small = try MeshTransform.identity(rows: 2, columns: 2)
+        #expect(GridNumbering(vertexCount: small.vertices.count, faces: Array(small.faces.dropLast())) == nil)
+        let fan = try FitFixtures.refinedFan(valence: 3, seed: 2)
+        #expect(GridNumbering(vertexCount: fan.vertices.count, faces: fan.faces) == nil)
+        let error = #expect(throws: MeshError.self) {
+            try MeshTransform(vertices: identity.vertices, faces: Array(identity.faces.dropLast())).fitted(SurfaceFit(solver: .tensorGrid))
+        }
+        #expect(error?.kind == .unsupported)
+    }
+
     /// On a grid both solvers solve the same system, so they agree to rounding: with uniform
     /// weights (the case the tensor path is usually stated for) and with disagreeing weights (S
     /// does not depend on the weights, which enter only the right-hand side).
@@ -418,7 +486,8 @@ private func maxVertexDifference(_ a: MeshTransform, _ b: MeshTransform) -> Doub
                 weights: f.weights)
         }
         let shuffled = try MeshTransform(vertices: vertices, faces: faces)
-        let result = try SurfaceFit().fit(shuffled)
+        // Banded LU asked for: left to itself the fit recognises the grid and takes the tensor path.
+        let result = try SurfaceFit(solver: .banded).fit(shuffled)
         let band = try #require(result.bandwidths)
         #expect(band.lower <= 3 * 11 && band.upper <= 3 * 11, "bandwidths \(band)")
         try expectInterpolates(result.mesh, shuffled)

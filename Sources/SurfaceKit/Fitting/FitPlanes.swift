@@ -38,7 +38,9 @@ struct FitPlanes: Sendable {
 
     /// The control points P = Q / W of the solved planes. Throws if one is not finite, which only
     /// a system too ill-conditioned for its condition estimate to have caught could cause.
-    func controlVertices(weights: [Double]) throws -> [MeshVertex] {
+    /// `vertexAt` names the mesh's vertex of each row when the planes are in another order (a
+    /// renumbered grid), for the error's path.
+    func controlVertices(weights: [Double], vertexAt: [Int]? = nil) throws -> [MeshVertex] {
         let n = count
         var bad: Int?
         let result = values.withUnsafeBufferPointer { q in
@@ -58,7 +60,8 @@ struct FitPlanes: Sendable {
                 }
             }
         }
-        if let i = bad {
+        if let row = bad {
+            let i = vertexAt?[row] ?? row
             throw MeshError(
                 .invalidValue, path: "vertices[\(i)]",
                 "the fitted control point is not a finite number; the fitting system is singular to working precision")

@@ -15,6 +15,11 @@ struct RegularGrid: Hashable, Sendable {
     var vertexRows: Int { rows + 1 }
     var vertexColumns: Int { columns + 1 }
 
+    init(rows: Int, columns: Int) {
+        self.rows = rows
+        self.columns = columns
+    }
+
     /// `nil` unless the vertex count and every face match the grid pattern exactly.
     init?(vertexCount: Int, faces: [MeshFace]) {
         guard let first = faces.first, first.indices[0] == 0, first.indices[1] == 1 else { return nil }

@@ -8,17 +8,18 @@
 /// coordinates (from.x, from.y, to.x, to.y, to.z). The control points are then P = Q / W.
 ///
 /// S is solved with LAPACK: banded LU after reverse Cuthill–McKee for any quad mesh, or, on a
-/// regular grid with edge-and-corner boundaries, as the tensor product of one tridiagonal matrix
-/// per direction. A singular or ill-conditioned S is an error, never a wrong surface: a closed
+/// regular grid with edge-and-corner boundaries (recognised by its faces' topology, whatever the
+/// numbering), as the tensor product of one tridiagonal matrix per direction. A singular or ill-conditioned S is an error, never a wrong surface: a closed
 /// cube is one (its limit operator sends the ±1 checkerboard on its corners to zero).
 public struct SurfaceFit: Hashable, Sendable {
     /// How the linear system is solved.
     public enum Solver: String, CaseIterable, Hashable, Sendable {
-        /// The tensor-product solver when the mesh is a row-major grid, else banded LU.
+        /// The tensor-product solver when the faces form a grid (in any vertex or face order), else
+        /// banded LU.
         case automatic
         /// Banded LU after reverse Cuthill–McKee, for any quad mesh.
         case banded
-        /// The tensor-product solver; a mesh that is not a row-major grid is an `.unsupported` error.
+        /// The tensor-product solver; a mesh whose faces do not form a grid is an `.unsupported` error.
         case tensorGrid
     }
 
@@ -54,19 +55,28 @@ public extension SurfaceFit {
         guard !mesh.vertices.isEmpty else {
             return Result(mesh: mesh, solver: solver == .tensorGrid ? .tensorGrid : .banded, reciprocalCondition: 1, bandwidths: nil)
         }
-        let grid = solver == .banded ? nil : RegularGrid(vertexCount: mesh.vertices.count, faces: mesh.faces)
-        if solver == .tensorGrid, grid == nil {
+        let numbering = solver == .banded ? nil : GridNumbering(vertexCount: mesh.vertices.count, faces: mesh.faces)
+        if solver == .tensorGrid, numbering == nil {
             throw MeshError(
                 .unsupported, path: "faces",
-                "the tensor-product solver needs an R × C grid of faces in row-major order (as 'identity' makes)")
+                "the tensor-product solver needs faces that form an R × C grid (as 'identity' makes, in any vertex or face order)")
         }
         let weights = SurfaceFit.vertexWeights(faces: mesh.faces, vertexCount: mesh.vertices.count)
         var result = mesh
-        if let grid {
-            let tensor = TensorGridSolver(grid: grid)
-            var planes = FitPlanes(targets: mesh.vertices, rowWeights: tensor.apply(weights))
+        if let numbering {
+            let tensor = TensorGridSolver(grid: numbering.grid)
+            guard let vertexAt = numbering.vertexAt else {
+                var planes = FitPlanes(targets: mesh.vertices, rowWeights: tensor.apply(weights))
+                let rcond = try tensor.solve(&planes, minimumReciprocalCondition: minimumReciprocalCondition)
+                result.vertices = try planes.controlVertices(weights: weights)
+                return Result(mesh: result, solver: .tensorGrid, reciprocalCondition: rcond, bandwidths: nil)
+            }
+            // Solved in grid order, then each control point put back at its own vertex.
+            let gridWeights = vertexAt.map { weights[$0] }
+            var planes = FitPlanes(targets: vertexAt.map { mesh.vertices[$0] }, rowWeights: tensor.apply(gridWeights))
             let rcond = try tensor.solve(&planes, minimumReciprocalCondition: minimumReciprocalCondition)
-            result.vertices = try planes.controlVertices(weights: weights)
+            let fitted = try planes.controlVertices(weights: gridWeights, vertexAt: vertexAt)
+            for (g, v) in vertexAt.enumerated() { result.vertices[v] = fitted[g] }
             return Result(mesh: result, solver: .tensorGrid, reciprocalCondition: rcond, bandwidths: nil)
         }
         let topology = try SurfaceTopology(faces: mesh.faces, vertexCount: mesh.vertices.count)

@@ -13,7 +13,8 @@ public struct MeshError: Error, Hashable, Sendable, CustomStringConvertible {
         /// Faces that do not form a valid surface: an edge used by three faces, inconsistent
         /// orientation, a face with repeated vertices.
         case topology
-        /// Two meshes that cannot be interpolated.
+        /// Two meshes that cannot be interpolated, or a mesh whose faces are not those a
+        /// prepared topology (a `Tessellator`) was built for.
         case incompatible
         /// A request that would exceed a resource limit (steps, triangle budget, input size).
         case limitExceeded

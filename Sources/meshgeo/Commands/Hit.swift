@@ -16,7 +16,7 @@ struct Hit: ParsableCommand {
     @OptionGroup var input: InputArgument
     @OptionGroup var output: OutputOption
 
-    @Option(name: .customLong("at"), help: "A screen point 'x,y' (repeatable).")
+    @Option(name: .customLong("at"), parsing: .unconditionalSingleValue, help: "A screen point 'x,y' (repeatable).")
     var at: [ScreenPoint] = []
 
     @Option(help: "A file of screen points, one 'x y' a line, or '-' for standard input.")
@@ -39,6 +39,7 @@ struct Hit: ParsableCommand {
                 queries += try Hit.readPoints(points)
             }
             let document = try InputFile.document(input.input)
+            tessellation.warnIgnoredOptions(fileSteps: document.mesh.subdivisionSteps)
             let options = tessellation.options
             let tester = try HitTester(document: document, options: options, precision: exact ? .exact : .triangles)
             let hits = tester.hitTest(queries)

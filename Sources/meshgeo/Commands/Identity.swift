@@ -5,13 +5,13 @@ struct Identity: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write an identity mesh of rows × columns faces (it leaves the layer unchanged).")
 
-    @Option(help: "Rows of faces.")
+    @Option(parsing: .unconditional, help: "Rows of faces.")
     var rows: Int
-    @Option(help: "Columns of faces.")
+    @Option(parsing: .unconditional, help: "Columns of faces.")
     var columns: Int
     @Option(name: .customLong("depth-normalization"), help: "none, width, height, min, max or average.")
     var depthNormalization: DepthNormalization = .none
-    @Option(help: "The subdivisionSteps to record: a number from 0, or 'auto'.")
+    @Option(parsing: .unconditional, help: "The subdivisionSteps to record: a number from 0, or 'auto' (or -1).")
     var steps: StepsArgument?
     @OptionGroup var output: OutputOption
 

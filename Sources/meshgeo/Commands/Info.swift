@@ -15,6 +15,7 @@ struct Info: ParsableCommand {
         let name = InputFile.displayName(input.input)
         try reportingFailures(file: name) {
             let document = try InputFile.document(input.input)
+            tessellation.warnIgnoredOptions(fileSteps: document.mesh.subdivisionSteps)
             let report = try MeshReport(document: document, options: tessellation.options)
             try StandardOutput.write(Array(report.text.utf8))
         }

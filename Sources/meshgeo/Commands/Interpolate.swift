@@ -12,7 +12,7 @@ struct Interpolate: ParsableCommand {
     var first: String
     @Argument(help: "The mesh at fraction 1.")
     var second: String
-    @Option(help: "How far from the first mesh to the second (0…1; other values extrapolate).")
+    @Option(parsing: .unconditional, help: "How far from the first mesh to the second (0…1; other values extrapolate).")
     var fraction: Double
     @OptionGroup var output: OutputOption
 

@@ -9,7 +9,9 @@ struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Draw a mesh transform: an SVG of its lit, sorted triangles or a PNG of its content mapped through it.",
         discussion: """
-            The picture covers the layer's untransformed bounds at --scale pixels per point. SVG: one \
+            The picture covers the layer's untransformed bounds at --scale pixels per point (by \
+            default 512 pixels on the longer side for a layer smaller than that, else 1 pixel per \
+            point). SVG: one \
             flat-shaded polygon per triangle in exact back-to-front order (--sort bsp unless given). \
             PNG: the texture (a checkerboard when none is given) stretched over the layer and mapped \
             through the mesh, perspective-correct, anti-aliased, lit, transparent outside the mesh, \
@@ -27,19 +29,25 @@ struct Render: ParsableCommand {
     @Option(help: "svg or png; by default the -o file's extension decides (standard output: svg).")
     var format: Format?
 
-    @Option(help: "PNG only: the layer's content, a PNG file stretched over the layer's bounds.")
+    @Option(
+        help: ArgumentHelp("PNG only: the layer's content, a PNG or JPEG file stretched over the layer's bounds.", valueName: "image.png"),
+        completion: .file(extensions: ["png", "jpg", "jpeg"]))
     var texture: String?
 
-    @Option(help: "Pixels per point: the picture is the layer's size times this.")
-    var scale: Double = 1
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Pixels per point: the picture is the layer's size times this (default: 512 pixels on the longer side, or 1 for a layer of 512 points or more)."
+    )
+    var scale: Double?
 
-    @Option(help: "Direction toward the light 'x,y,z' in screen space (overrides the file's layer.light).")
+    @Option(parsing: .unconditional, help: "Direction toward the light 'x,y,z' in screen space (overrides the file's layer.light).")
     var light: LightDirection?
 
-    @Option(help: "Diffuse factor k of the lighting (1 − k) + k·|n·l| (overrides the file's).")
+    @Option(parsing: .unconditional, help: "Diffuse factor k of the lighting (1 − k) + k·|n·l| (overrides the file's).")
     var diffuse: Double?
 
-    @Option(help: "The layer's opacity, 0 to 1; below 1 the draw order shows.")
+    @Option(parsing: .unconditional, help: "The layer's opacity, 0 to 1; below 1 the draw order shows.")
     var opacity: Double = 1
 
     @Option(help: "Draw order: none, depth or bsp (exact). Default: bsp for SVG, depth for PNG.")
@@ -54,7 +62,7 @@ struct Render: ParsableCommand {
     @OptionGroup var tessellation: TessellationArguments
 
     func validate() throws {
-        guard scale.isFinite, scale > 0 else { throw ValidationError("--scale must be a finite number greater than 0.") }
+        if let scale, !(scale.isFinite && scale > 0) { throw ValidationError("--scale must be a finite number greater than 0.") }
         guard opacity.isFinite, opacity >= 0, opacity <= 1 else { throw ValidationError("--opacity must be between 0 and 1.") }
         if let diffuse, !diffuse.isFinite { throw ValidationError("--diffuse must be a finite number.") }
         let format = try resolvedFormat()
@@ -64,25 +72,46 @@ struct Render: ParsableCommand {
         guard !(texture == "-" && input.input == "-") else { throw ValidationError("Only one input can be standard input.") }
     }
 
-    /// --format, else the output file's extension, else SVG on standard output.
+    /// --format, else the output file's extension, else SVG on standard output. A --format that
+    /// contradicts the extension (.svg or .png) is refused.
     func resolvedFormat() throws -> Format {
-        if let format { return format }
+        let named = OutputExtension.of(output.output).flatMap(Format.init(rawValue:))
+        if let format {
+            if let named, named != format, let path = output.output {
+                throw ValidationError(
+                    "--format \(format.rawValue) does not match the -o file '\(path)', whose extension says \(named.rawValue).")
+            }
+            return format
+        }
+        if let named { return named }
         guard let path = output.output, path != "-" else { return .svg }
-        let lower = path.lowercased()
-        if lower.hasSuffix(".svg") { return .svg }
-        if lower.hasSuffix(".png") { return .png }
         throw ValidationError("Cannot tell the format from '\(path)': name it .svg or .png, or pass --format.")
     }
+
+    /// Pixels per point when --scale is not given: a layer whose longer side is under
+    /// ``defaultLongerSide`` points is drawn that many pixels on its longer side, a larger one at
+    /// one pixel per point (as before the default was chosen from the size).
+    static func defaultScale(layerSize size: SIMD2<Double>) -> Double {
+        let longer = max(size.x, size.y)
+        guard longer.isFinite, longer > 0, longer < defaultLongerSide else { return 1 }
+        return defaultLongerSide / longer
+    }
+
+    /// 512 pixels: a picture that is clear on any screen and quick to draw (a unit layer, such
+    /// as the bundled examples', is otherwise one pixel).
+    static let defaultLongerSide = 512.0
 
     func run() throws {
         let name = InputFile.displayName(input.input)
         try reportingFailures(file: name) {
             let document = try InputFile.document(input.input)
+            tessellation.warnIgnoredOptions(fileSteps: document.mesh.subdivisionSteps)
             var fileLight = document.layer.light
             if let light { fileLight.direction = light.value }
             if let diffuse { fileLight.diffuse = diffuse }
             let options = RenderOptions(
-                scale: scale, light: light != nil || diffuse != nil ? fileLight : nil, opacity: opacity, sort: sort,
+                scale: scale ?? Render.defaultScale(layerSize: document.layer.size),
+                light: light != nil || diffuse != nil ? fileLight : nil, opacity: opacity, sort: sort,
                 wireframe: wireframe, tessellation: tessellation.options)
             switch try resolvedFormat() {
             case .svg:
@@ -100,11 +129,12 @@ struct Render: ParsableCommand {
         }
     }
 
-    /// Reads a texture: a missing or unreadable file is exit 66, bytes that are not a PNG exit 65.
+    /// Reads a texture: a missing or unreadable file is exit 66, bytes that are not a PNG or JPEG
+    /// image exit 65.
     static func readTexture(_ path: String) throws -> RGBAImage {
         let bytes = try InputFile.read(path)
         do {
-            return try RGBAImage(png: bytes)
+            return try RGBAImage(imageBytes: bytes)
         } catch {
             throw Failure(.dataError, file: InputFile.displayName(path), error.message)
         }

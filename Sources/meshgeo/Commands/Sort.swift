@@ -23,6 +23,10 @@ struct Sort: ParsableCommand {
     @Flag(help: "Print the number of pieces that splitting added on standard error.")
     var verbose = false
 
+    func validate() throws {
+        try export.checkFormat(output: output.output)
+    }
+
     func run() throws {
         let name = InputFile.displayName(input.input)
         try reportingFailures(file: name) {
@@ -30,6 +34,7 @@ struct Sort: ParsableCommand {
             defer { progress.finish() }
             let texture = try export.loadTexture()
             let document = try InputFile.document(input.input)
+            tessellation.warnIgnoredOptions(fileSteps: document.mesh.subdivisionSteps)
             let options = tessellation.options
             progress.stage("tessellating")
             let points = try Tessellator.tessellate(document, options: options, space: .points)

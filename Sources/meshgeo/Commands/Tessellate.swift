@@ -33,6 +33,10 @@ struct Tessellate: ParsableCommand {
     @Flag(help: "First fit the control points so that the surface passes through the vertices (as 'meshgeo fit'), then tessellate.")
     var fit = false
 
+    func validate() throws {
+        try export.checkFormat(output: output.output)
+    }
+
     func run() throws {
         let name = InputFile.displayName(input.input)
         try reportingFailures(file: name) {
@@ -41,6 +45,8 @@ struct Tessellate: ParsableCommand {
             let texture = try export.loadTexture()
             progress.stage("reading")
             var document = try InputFile.document(input.input)
+            tessellation.warnIgnoredOptions(fileSteps: document.mesh.subdivisionSteps)
+            if verbose, sort == .none { Warning.write("--verbose is ignored: it reports on --sort depth or bsp") }
             if fit {
                 progress.stage("fitting")
                 document.mesh = try document.mesh.fitted()

@@ -46,22 +46,37 @@ struct OutputOption: ParsableArguments {
 
 /// The tessellation options shared by `tessellate`, `sort` and `hit`.
 struct TessellationArguments: ParsableArguments {
-    @Option(help: "Subdivision steps: a number from 0, or 'auto'. Overrides the file's subdivisionSteps.")
+    @Option(parsing: .unconditional, help: "Subdivision steps: a number from 0, or 'auto' (or -1). Overrides the file's subdivisionSteps.")
     var steps: StepsArgument?
 
     @Option(help: "How quads become triangles: \(DiagonalPolicy.allCases.map(\.rawValue).joined(separator: ", ")).")
     var diagonal: DiagonalPolicy = .shortest
 
-    @Option(name: .customLong("max-triangles"), help: "Refuse, before any work, to make more triangles than this.")
+    @Option(name: .customLong("max-triangles"), parsing: .unconditional, help: "Refuse, before any work, to make more triangles than this.")
     var maxTriangles: Int = TessellationOptions.defaultMaximumTriangles
 
-    @Option(help: "Automatic steps: the largest distance in points between triangles and surface (default 0.001 × the larger layer side).")
+    @Option(
+        parsing: .unconditional,
+        help: "Automatic steps: the largest distance in points between triangles and surface (default 0.001 × the larger layer side).")
     var tolerance: Double?
 
     func validate() throws {
         guard maxTriangles >= 0 else { throw ValidationError("--max-triangles must not be negative.") }
         if let tolerance, !(tolerance.isFinite && tolerance > 0) {
             throw ValidationError("--tolerance must be a finite number of points above 0.")
+        }
+    }
+
+    /// Warns when `--tolerance` cannot apply: the steps are fixed (by `--steps N` or by the
+    /// file), and the tolerance only chooses automatic steps.
+    func warnIgnoredOptions(fileSteps: SubdivisionSteps) {
+        guard tolerance != nil else { return }
+        switch steps?.value ?? fileSteps {
+        case .fixed(let n):
+            let source = steps == nil ? "the file's subdivisionSteps" : "--steps"
+            Warning.write("--tolerance is ignored: \(source) fixes the steps at \(n) (it applies to automatic steps only)")
+        case .automatic:
+            break
         }
     }
 

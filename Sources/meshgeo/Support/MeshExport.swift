@@ -3,8 +3,11 @@ import MeshTessellate
 
 /// `--format` and `--texture`, shared by the commands that write triangles.
 struct ExportArguments: ParsableArguments {
-    @Option(help: "The output format: obj (Wavefront text), glb (binary glTF) or ply (binary PLY).")
-    var format: MeshFormat = .obj
+    @Option(
+        help:
+            "The output format: obj (Wavefront text), glb (binary glTF) or ply (binary PLY). By default the -o file's extension (.obj, .glb, .ply) decides, else obj."
+    )
+    var format: MeshFormat?
 
     @Option(
         help: ArgumentHelp(
@@ -13,10 +16,25 @@ struct ExportArguments: ParsableArguments {
         completion: .file(extensions: ["png", "jpg", "jpeg"]))
     var texture: String?
 
-    func validate() throws {
+    /// Refuses, before any work, a format that contradicts the `-o` file's extension, an
+    /// extension of a format these commands do not write, and `--texture` without glb output.
+    func checkFormat(output: String?) throws {
+        let format = try resolvedFormat(output: output)
         if texture != nil, format != .glb {
-            throw ValidationError("--texture needs --format glb.")
+            throw ValidationError("--texture needs glb output (--format glb, or an -o file ending in .glb).")
         }
+    }
+
+    /// `--format`, else the `-o` file's extension, else OBJ (standard output, or a name with
+    /// another extension).
+    func resolvedFormat(output: String?) throws -> MeshFormat {
+        let named = try OutputExtension.meshFormat(of: output)
+        guard let format else { return named ?? .obj }
+        if let named, named != format, let output {
+            throw ValidationError(
+                "--format \(format.rawValue) does not match the -o file '\(output)', whose extension says \(named.rawValue).")
+        }
+        return format
     }
 
     /// Reads `--texture` (bounded as every input is), before any costly work, so a wrong path
@@ -32,7 +50,7 @@ struct ExportArguments: ParsableArguments {
 
     /// Writes `mesh` in the chosen format to `path` (standard output when nil).
     func write(_ mesh: TriangleMesh, texture: GLBTexture? = nil, to path: String?) throws {
-        switch format {
+        switch try resolvedFormat(output: path) {
         case .obj:
             // Streamed: the text is formatted a group of pieces at a time, never whole.
             try OutputFile.write(streaming: { try mesh.writeOBJ($0) }, to: path)
