@@ -32,7 +32,6 @@ struct Rasterizer {
             texture.texels.withUnsafeBufferPointer { texels in
                 vertices.fixed.withUnsafeBufferPointer { fixed in
                     vertices.linear.withUnsafeBufferPointer { linear in
-                        vertices.lit.withUnsafeBufferPointer { lit in
                         bins.members.withUnsafeBufferPointer { members in
                             parallelChunks(bins.tileCount, minimumChunk: 1) { tiles in
                                 let samples = UnsafeMutablePointer<SIMD4<Float>>.allocate(
@@ -40,7 +39,7 @@ struct Rasterizer {
                                 defer { samples.deallocate() }
                                 for tile in tiles {
                                     let worker = TileWorker(
-                                        fixed: fixed, linear: linear, lit: lit, lighting: scene.lighting,
+                                        fixed: fixed, linear: linear, lit: vertices.lit, lighting: scene.lighting,
                                         texture: TextureLookup(width: texture.width, height: texture.height, texels: texels),
                                         samples: samples, opacity: opacity,
                                         originX: (tile % bins.tilesX) * Rasterizer.tileSize,
@@ -53,7 +52,6 @@ struct Rasterizer {
                                     worker.resolve(into: target)
                                 }
                             }
-                        }
                         }
                     }
                 }

@@ -4,8 +4,9 @@ import SurfaceKit
 struct TileWorker {
     let fixed: UnsafeBufferPointer<SIMD2<Int64>>
     let linear: UnsafeBufferPointer<SIMD4<Double>>
-    /// Lit position and normal over w per vertex (see ``RasterVertices/lit``); empty without lights.
-    let lit: UnsafeBufferPointer<SIMD8<Double>>
+    /// Lit position and normal over w per vertex (see ``RasterVertices/lit``); empty without
+    /// lights. An array, not a buffer pointer: it is read three times per triangle, not per pixel.
+    let lit: [SIMD8<Double>]
     /// The layer's lights; `nil` for the single light, whose intensity is in `linear`.
     let lighting: PhongLighting?
     let texture: TextureLookup

@@ -32,7 +32,7 @@ struct GLBLighting {
     init?(layer: LayerProperties?, space: CoordinateSpace, hasTexture: Bool) {
         guard let layer, let sources = layer.lights else { return nil }
         let m = layer.material
-        let number = TriangleMesh.jsonNumber
+        let number = GLBLighting.number
         if space == .screen {
             for source in sources where source.kind != .ambient {
                 let index = lights.count
@@ -63,7 +63,7 @@ struct GLBLighting {
     }
 
     static func light(_ source: LightSource) -> String {
-        let number = TriangleMesh.jsonNumber
+        let number = GLBLighting.number
         // glTF colours lie in 0…1: a brighter colour keeps its hue and gives its scale to the intensity.
         let largest = Swift.max(source.color.x, source.color.y, source.color.z)
         let scale = largest > 1 ? largest : 1
@@ -80,7 +80,7 @@ struct GLBLighting {
     }
 
     static func node(_ source: LightSource, index: Int) -> String {
-        let number = TriangleMesh.jsonNumber
+        let number = GLBLighting.number
         // The way the light travels, in glTF's frame (y negated, as the mesh node's scale does).
         let travel = source.kind == .directional ? -source.direction : source.direction
         let q = rotation(takingMinusZTo: Point3D(travel.x, -travel.y, travel.z))
@@ -95,11 +95,20 @@ struct GLBLighting {
         return json + #","extensions":{"KHR_lights_punctual":{"light":\#(index)}}}"#
     }
 
+    /// A number as glTF stores it (a Float): values beyond Float's range are written as its
+    /// largest finite value rather than overflowing to a non-JSON `inf`.
+    static func number(_ value: Double) -> String {
+        let limit = Double(Float.greatestFiniteMagnitude)
+        return TriangleMesh.jsonNumber(value.isNaN ? 0 : Swift.min(limit, Swift.max(-limit, value)))
+    }
+
     /// The unit quaternion (x, y, z, w) of the shortest rotation taking (0, 0, −1) to the
     /// direction of `s`: w = 1 + a·b, (x, y, z) = a × b for unit a, b, normalized; the half-turn
     /// about x when s points along +z.
     static func rotation(takingMinusZTo s: Point3D) -> SIMD4<Double> {
-        let b = s.normalized(or: Point3D(0, 0, -1))
+        // Scaled by the largest component first, so tiny or huge finite directions normalise.
+        let largest = Swift.max(abs(s.x), abs(s.y), abs(s.z))
+        let b = largest > 0 && largest.isFinite ? (s / largest).normalized(or: Point3D(0, 0, -1)) : Point3D(0, 0, -1)
         let w = 1 - b.z
         guard w > 1e-12 else { return SIMD4(1, 0, 0, 0) }
         let q = SIMD4(b.y, -b.x, 0, w)

@@ -15,7 +15,10 @@ import Testing
         (#"{"light": {"diffuse": 1}, "lights": []}"#, "layer.lights", "'layer.light' and 'layer.lights'"),
         (#"{"lights": [{"type": "lamp"}]}"#, "layer.lights[0].type", "unknown light type 'lamp'"),
         (#"{"lights": [{"type": "ambient", "colour": [1, 1, 1]}]}"#, "layer.lights[0].colour", "did you mean 'color'"),
-        (#"{"lights": [\#(spot)"outerAngle": 30}]}"#.replacingOccurrences(of: #""direction": [0, 0, -1], "#, with: ""), "layer.lights[0].direction", "missing"),
+        (
+            #"{"lights": [\#(spot)"outerAngle": 30}]}"#.replacingOccurrences(of: #""direction": [0, 0, -1], "#, with: ""),
+            "layer.lights[0].direction", "missing"
+        ),
         (#"{"lights": [{"type": "directional", "intensity": -1}]}"#, "layer.lights[0].intensity", "≥ 0"),
         (#"{"lights": [\#(spot)"innerAngle": 50, "outerAngle": 30}]}"#, "layer.lights[0].innerAngle", "greater than outerAngle"),
         (#"{"lights": [\#(spot)"outerAngle": 120}]}"#, "layer.lights[0].outerAngle", "at most 90"),
@@ -25,7 +28,9 @@ import Testing
     func badLightsAreExit65NamingThePath(layer: String, path: String, words: String) throws {
         let ws = try CLIWorkspace()
         try ws.write("bad.json", Self.quad(layer: layer))
-        for command in [["validate", "bad.json"], ["render", "bad.json", "-o", "out.png"], ["info", "bad.json"], ["tessellate", "bad.json"]] {
+        for command in [
+            ["validate", "bad.json"], ["render", "bad.json", "-o", "out.png"], ["info", "bad.json"], ["tessellate", "bad.json"],
+        ] {
             let rest = CLITests.expectFailure(try ws.run(command), code: 65, file: "bad.json")
             #expect(rest.hasPrefix(path + ": "), "\(command[0]): \(rest)")
             #expect(rest.contains(words), "\(command[0]): \(rest)")
@@ -35,7 +40,8 @@ import Testing
 
     @Test func infoListsTheLightsAndMaterial() throws {
         let ws = try CLIWorkspace()
-        let layer = #"{"lights": [{"type": "ambient", "intensity": 0.2}, \#(Self.spot)"innerAngle": 15, "outerAngle": 25}], "material": {"specular": 0.5}}"#
+        let layer =
+            #"{"lights": [{"type": "ambient", "intensity": 0.2}, \#(Self.spot)"innerAngle": 15, "outerAngle": 25}], "material": {"specular": 0.5}}"#
         try ws.write("lit.json", Self.quad(layer: layer))
         let info = try ws.run(["info", "lit.json"])
         #expect(info.status == 0, "\(info.err)")
@@ -128,7 +134,8 @@ import Testing
         let render = try ws.run(["render", "lit.json", "--steps", "1", "--scale", "0.25", "-o", "lit.svg"])
         #expect(render.status == 0, "\(render.err)")
         // Lit per triangle: the fills vary far more than one colour.
-        let fills = Set(String(decoding: try ws.read("lit.svg"), as: UTF8.self).split(separator: "fill=\"").dropFirst().map { $0.prefix(7) })
+        let fills = Set(
+            String(decoding: try ws.read("lit.svg"), as: UTF8.self).split(separator: "fill=\"").dropFirst().map { $0.prefix(7) })
         #expect(fills.count > 100)
     }
 }

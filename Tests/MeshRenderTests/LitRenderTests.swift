@@ -192,3 +192,28 @@ import Testing
         #expect(lit.pixel(x: 10, y: 10) == RGBA8(204, 204, 204, 255))
     }
 }
+
+@Suite struct LitRenderRobustnessTests {
+    @Test func extremeButValidLightsGiveNoNaNAnywhere() throws {
+        let mesh = try RenderFixtures.grid(rows: 1, columns: 1, steps: 0) { Point3D($0.x, $0.y, 0) }
+        let lights: [LightSource] = [
+            .ambient(color: SIMD3(1e308, 0, 1), intensity: 1e308),
+            .point(at: Point3D(1e300, -1e300, 1e-300), intensity: 1e308, attenuation: SIMD3(0, 0, 1e-320)),
+            .spot(at: Point3D(20, 15, 1e-300), shining: Point3D(1e-320, 0, -1e-320), innerAngle: 1e-300, outerAngle: 1e-300),
+            .directional(toward: Point3D(-1e308, 1e308, 1e308), intensity: 0),
+        ]
+        let layer = LayerProperties(
+            size: SIMD2(40, 30), transform: .perspective(eyeDistance: 1e-300), lights: lights,
+            material: Material(ambient: 1e308, diffuse: 1e308, specular: 1e308, shininess: 1e308))
+        try layer.validate()
+        let document = MeshDocument(mesh: mesh, layer: layer)
+        _ = try MeshRenderer.image(of: document)
+        let svg = try MeshRenderer.svg(of: document)
+        #expect(!svg.lowercased().contains("nan") && !svg.lowercased().contains("inf"))
+        let triangles = try Tessellator.tessellate(document, options: TessellationOptions(), space: .screen)
+        let glb = try triangles.glbBytes(layer: layer)
+        let json = String(decoding: glb[20..<(20 + Int(glb[12]) + Int(glb[13]) << 8)], as: UTF8.self)
+        #expect(json.contains("KHR_lights_punctual"))
+        #expect(!json.lowercased().contains("nan") && !json.lowercased().contains("inf"), "\(json)")
+    }
+}

@@ -36,13 +36,16 @@ import Testing
         for vector in vectors {
             let name = try #require(vector["name"] as? String)
             // The lights and material go through the mesh.json reader, as a user's would.
-            let layer = try JSONSerialization.data(withJSONObject: ["lights": vector["lights"] ?? [], "material": vector["material"] ?? [:]])
+            let layer = try JSONSerialization.data(withJSONObject: [
+                "lights": vector["lights"] ?? [], "material": vector["material"] ?? [:],
+            ])
             let document = try MeshDocument(jsonString: LightingTests.quad(layer: String(decoding: layer, as: UTF8.self)))
             let eye = vector["eye"] is NSNull ? nil : try vector3(vector["eye"])
             let lighting = PhongLighting(lights: try #require(document.layer.lights), material: document.layer.material, eye: eye)
             let content = try doubles(vector["content"]), expected = try doubles(vector["expected"])
             let colour = lighting.shade(
-                SIMD4(content[0], content[1], content[2], content[3]), at: try vector3(vector["point"]), normal: try vector3(vector["normal"]))
+                SIMD4(content[0], content[1], content[2], content[3]), at: try vector3(vector["point"]),
+                normal: try vector3(vector["normal"]))
             for k in 0..<4 {
                 #expect(abs(colour[k] - expected[k]) <= tolerance, "\(name) channel \(k): \(colour[k]) vs \(expected[k])")
             }
@@ -119,7 +122,9 @@ import Testing
     @Test func defaultsFillWhatALightLeavesOut() throws {
         let document = try MeshDocument(
             jsonString: LightingTests.quad(
-                layer: #"{"lights": [{"type": "directional"}, {"type": "spot", "position": [1, 2, 3], "direction": [0, 0, -1], "outerAngle": 40}]}"#))
+                layer:
+                    #"{"lights": [{"type": "directional"}, {"type": "spot", "position": [1, 2, 3], "direction": [0, 0, -1], "outerAngle": 40}]}"#
+            ))
         let lights = try #require(document.layer.lights)
         #expect(lights[0] == LightSource(kind: .directional, color: SIMD3(1, 1, 1), intensity: 1, direction: Point3D(0, 0, 1)))
         #expect(lights[1].innerAngle == 0 && lights[1].attenuation == SIMD3(1, 0, 0) && lights[1].color == SIMD3(1, 1, 1))
@@ -138,24 +143,52 @@ import Testing
         BadCase(layer: #"{"lights": {}}"#, path: "layer.lights", words: ["an array of lights"]),
         BadCase(layer: #"{"lights": [{"type": "spto"}]}"#, path: "layer.lights[0].type", words: ["did you mean 'spot'"]),
         BadCase(layer: #"{"lights": [{"color": [1, 1, 1]}]}"#, path: "layer.lights[0].type", words: ["missing"]),
-        BadCase(layer: #"{"lights": [{"type": "point", "position": [0, 0, 1], "intensty": 1}]}"#, path: "layer.lights[0].intensty", words: ["did you mean 'intensity'"]),
-        BadCase(layer: #"{"lights": [{"type": "ambient", "position": [0, 0, 1]}]}"#, path: "layer.lights[0].position", words: ["does not apply", "ambient"]),
-        BadCase(layer: #"{"lights": [{"type": "spot", "position": [0, 0, 1], "outerAngle": 30}]}"#, path: "layer.lights[0].direction", words: ["missing"]),
+        BadCase(
+            layer: #"{"lights": [{"type": "point", "position": [0, 0, 1], "intensty": 1}]}"#, path: "layer.lights[0].intensty",
+            words: ["did you mean 'intensity'"]),
+        BadCase(
+            layer: #"{"lights": [{"type": "ambient", "position": [0, 0, 1]}]}"#, path: "layer.lights[0].position",
+            words: ["does not apply", "ambient"]),
+        BadCase(
+            layer: #"{"lights": [{"type": "spot", "position": [0, 0, 1], "outerAngle": 30}]}"#, path: "layer.lights[0].direction",
+            words: ["missing"]),
         BadCase(layer: #"{"lights": [{"type": "point"}]}"#, path: "layer.lights[0].position", words: ["missing"]),
-        BadCase(layer: #"{"lights": [{"type": "spot", "position": [0, 0, 1], "direction": [0, 0, -1]}]}"#, path: "layer.lights[0].outerAngle", words: ["missing"]),
-        BadCase(layer: #"{"lights": [{"type": "ambient", "intensity": -0.5}]}"#, path: "layer.lights[0].intensity", words: ["-0.5", "≥ 0"]),
-        BadCase(layer: #"{"lights": [{"type": "ambient"}, {"type": "ambient", "color": [1, -1, 1]}]}"#, path: "layer.lights[1].color[1]", words: ["≥ 0"]),
-        BadCase(layer: #"{"lights": [{"type": "directional", "direction": [0, 0, 0]}]}"#, path: "layer.lights[0].direction", words: ["no length"]),
-        BadCase(layer: #"{"lights": [{"type": "spot", "position": [0, 0, 1], "direction": [0, 0, 0], "outerAngle": 30}]}"#, path: "layer.lights[0].direction", words: ["no length"]),
-        BadCase(layer: #"{"lights": [{"type": "spot", "position": [0, 0, 1], "direction": [0, 0, -1], "innerAngle": 40, "outerAngle": 30}]}"#, path: "layer.lights[0].innerAngle", words: ["greater than outerAngle 30"]),
-        BadCase(layer: #"{"lights": [{"type": "spot", "position": [0, 0, 1], "direction": [0, 0, -1], "outerAngle": 91}]}"#, path: "layer.lights[0].outerAngle", words: ["at most 90"]),
-        BadCase(layer: #"{"lights": [{"type": "spot", "position": [0, 0, 1], "direction": [0, 0, -1], "outerAngle": 0}]}"#, path: "layer.lights[0].outerAngle", words: ["above 0"]),
-        BadCase(layer: #"{"lights": [{"type": "spot", "position": [0, 0, 1], "direction": [0, 0, -1], "innerAngle": -1, "outerAngle": 10}]}"#, path: "layer.lights[0].innerAngle", words: ["≥ 0"]),
-        BadCase(layer: #"{"lights": [{"type": "point", "position": [0, 0, 1], "attenuation": [0, 0, 0]}]}"#, path: "layer.lights[0].attenuation", words: ["divides by zero"]),
-        BadCase(layer: #"{"lights": [{"type": "point", "position": [0, 1e999, 1]}]}"#, path: "layer.lights[0].position[1]", words: ["finite"]),
+        BadCase(
+            layer: #"{"lights": [{"type": "spot", "position": [0, 0, 1], "direction": [0, 0, -1]}]}"#, path: "layer.lights[0].outerAngle",
+            words: ["missing"]),
+        BadCase(
+            layer: #"{"lights": [{"type": "ambient", "intensity": -0.5}]}"#, path: "layer.lights[0].intensity", words: ["-0.5", "≥ 0"]),
+        BadCase(
+            layer: #"{"lights": [{"type": "ambient"}, {"type": "ambient", "color": [1, -1, 1]}]}"#, path: "layer.lights[1].color[1]",
+            words: ["≥ 0"]),
+        BadCase(
+            layer: #"{"lights": [{"type": "directional", "direction": [0, 0, 0]}]}"#, path: "layer.lights[0].direction",
+            words: ["no length"]),
+        BadCase(
+            layer: #"{"lights": [{"type": "spot", "position": [0, 0, 1], "direction": [0, 0, 0], "outerAngle": 30}]}"#,
+            path: "layer.lights[0].direction", words: ["no length"]),
+        BadCase(
+            layer: #"{"lights": [{"type": "spot", "position": [0, 0, 1], "direction": [0, 0, -1], "innerAngle": 40, "outerAngle": 30}]}"#,
+            path: "layer.lights[0].innerAngle", words: ["greater than outerAngle 30"]),
+        BadCase(
+            layer: #"{"lights": [{"type": "spot", "position": [0, 0, 1], "direction": [0, 0, -1], "outerAngle": 91}]}"#,
+            path: "layer.lights[0].outerAngle", words: ["at most 90"]),
+        BadCase(
+            layer: #"{"lights": [{"type": "spot", "position": [0, 0, 1], "direction": [0, 0, -1], "outerAngle": 0}]}"#,
+            path: "layer.lights[0].outerAngle", words: ["above 0"]),
+        BadCase(
+            layer: #"{"lights": [{"type": "spot", "position": [0, 0, 1], "direction": [0, 0, -1], "innerAngle": -1, "outerAngle": 10}]}"#,
+            path: "layer.lights[0].innerAngle", words: ["≥ 0"]),
+        BadCase(
+            layer: #"{"lights": [{"type": "point", "position": [0, 0, 1], "attenuation": [0, 0, 0]}]}"#,
+            path: "layer.lights[0].attenuation", words: ["divides by zero"]),
+        BadCase(
+            layer: #"{"lights": [{"type": "point", "position": [0, 1e999, 1]}]}"#, path: "layer.lights[0].position[1]", words: ["finite"]),
         BadCase(layer: #"{"material": {"shininess": -2}}"#, path: "layer.material.shininess", words: ["≥ 0"]),
         BadCase(layer: #"{"material": {"specualr": 1}}"#, path: "layer.material.specualr", words: ["did you mean 'specular'"]),
-        BadCase(layer: #"{"lights": [\#(Array(repeating: #"{"type": "ambient"}"#, count: 17).joined(separator: ","))]}"#, path: "layer.lights", words: ["17 lights", "16"]),
+        BadCase(
+            layer: #"{"lights": [\#(Array(repeating: #"{"type": "ambient"}"#, count: 17).joined(separator: ","))]}"#, path: "layer.lights",
+            words: ["17 lights", "16"]),
     ]
 
     @Test(arguments: badCases)

@@ -72,7 +72,8 @@ extension MeshJSONReader {
         }
         if kind == .spot {
             guard let direction = object["direction"] else {
-                throw MeshError(.invalidValue, path: path + ".direction", "required key 'direction' is missing (the way a spot light shines)")
+                throw MeshError(
+                    .invalidValue, path: path + ".direction", "required key 'direction' is missing (the way a spot light shines)")
             }
             light.direction = try numbers(direction, as: Point3D.self, path: path + ".direction")
             light.outerAngle = try number(try required(object, "outerAngle", path: path), path: path + ".outerAngle").value

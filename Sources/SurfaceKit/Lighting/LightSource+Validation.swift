@@ -51,7 +51,8 @@ public extension LightSource {
             guard innerAngle <= outerAngle else {
                 throw MeshError(
                     .invalidValue, path: "\(path).innerAngle",
-                    "\(Self.text(innerAngle)) is greater than outerAngle \(Self.text(outerAngle)); the inner cone must lie within the outer")
+                    "\(Self.text(innerAngle)) is greater than outerAngle \(Self.text(outerAngle)); the inner cone must lie within the outer"
+                )
             }
         }
     }
