@@ -32,3 +32,4 @@ render skew 0.64                               # 400 × 300 → 256 × 192
 render curl 0.64                               # 300 × 400 → 192 × 256
 render cylinder 0.8                            # 320 × 240 → 256 × 192
 render split 0.8                               # 320 × 320 → 256 × 256
+render lit 0.8                                 # 320 × 240, tilted in perspective, under a point light and a spot

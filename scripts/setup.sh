@@ -16,3 +16,18 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+
+# pygltflib: the glb lights test reads meshgeo's files with an independent glTF reader
+# (scripts/glb-lights.py). Installed for the current user from PyPI when missing.
+if ! python3 -c "import pygltflib" >/dev/null 2>&1; then
+  if ! command -v python3 >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null 2>&1; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3 python3-pip >/dev/null
+  fi
+  echo "setup: installing pygltflib" >&2
+  # Debian's Python refuses user installs without --break-system-packages (PEP 668); older pips lack the flag.
+  python3 -m pip install --quiet --user pygltflib 2>/dev/null \
+    || python3 -m pip install --quiet --user --break-system-packages pygltflib
+fi

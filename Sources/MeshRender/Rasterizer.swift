@@ -39,7 +39,7 @@ struct Rasterizer {
                                 defer { samples.deallocate() }
                                 for tile in tiles {
                                     let worker = TileWorker(
-                                        fixed: fixed, linear: linear,
+                                        fixed: fixed, linear: linear, lit: vertices.lit, lighting: scene.lighting,
                                         texture: TextureLookup(width: texture.width, height: texture.height, texels: texels),
                                         samples: samples, opacity: opacity,
                                         originX: (tile % bins.tilesX) * Rasterizer.tileSize,
@@ -72,6 +72,9 @@ struct RasterVertices {
     var fixed: [SIMD2<Int64>]
     /// The screen-linear quantities (1/w, u/w, v/w, intensity/w).
     var linear: [SIMD4<Double>]
+    /// With lights: the lit position over w (lanes 0–2) and the normal over w (lanes 3–5), also
+    /// linear on screen; empty otherwise.
+    var lit: [SIMD8<Double>]
 
     /// The scene's positions snapped to 1/256 pixel, in the scene's vertex order. Scene
     /// coordinates are finite and within the guard band, so they fit with room to spare.
@@ -120,6 +123,14 @@ struct RasterVertices {
             let i = Int(old), w = scene.inverseW[i]
             return SIMD4(w, scene.u[i] * w, scene.v[i] * w, scene.shade[i] * w)
         }
+        lit =
+            scene.litPosition.isEmpty
+            ? []
+            : order.map { old in
+                let i = Int(old), w = scene.inverseW[i]
+                let p = scene.litPosition[i] * w, n = scene.litNormal[i] * w
+                return SIMD8(p.x, p.y, p.z, n.x, n.y, n.z, 0, 0)
+            }
     }
 }
 

@@ -5,7 +5,8 @@ import SurfaceKit
 public struct RenderOptions: Hashable, Sendable {
     /// Pixels per point: the picture is the layer's bounds, `W·scale × H·scale` pixels (rounded up).
     public var scale: Double
-    /// The light; `nil` uses the document's (`layer.light`).
+    /// The light; `nil` uses the document's (`layer.lights` when it has them, else `layer.light`).
+    /// A light given here replaces `layer.lights` too.
     public var light: Light?
     /// The layer's opacity, 0…1: below 1 the surface is see-through and the draw order shows.
     public var opacity: Double

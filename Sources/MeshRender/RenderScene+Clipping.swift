@@ -1,12 +1,15 @@
 /// A vertex while clipping in 2D: every quantity that is linear in screen space.
 private struct ClipVertex {
     var x: Double, y: Double, inverseW: Double, uw: Double, vw: Double, shadeW: Double
+    /// Lit mode: the lit position and the normal, each over w (zero otherwise).
+    var positionW: SIMD3<Double> = .zero, normalW: SIMD3<Double> = .zero
 
     func lerp(to other: ClipVertex, _ t: Double) -> ClipVertex {
         ClipVertex(
             x: x + t * (other.x - x), y: y + t * (other.y - y),
             inverseW: inverseW + t * (other.inverseW - inverseW), uw: uw + t * (other.uw - uw),
-            vw: vw + t * (other.vw - vw), shadeW: shadeW + t * (other.shadeW - shadeW))
+            vw: vw + t * (other.vw - vw), shadeW: shadeW + t * (other.shadeW - shadeW),
+            positionW: positionW + t * (other.positionW - positionW), normalW: normalW + t * (other.normalW - normalW))
     }
 }
 
@@ -24,13 +27,16 @@ extension RenderScene {
         guard let first = triangles.firstIndex(where: { !(inside($0.x) && inside($0.y) && inside($0.z)) }) else { return }
 
         let flat = !flatShade.isEmpty
+        let lit = !litPosition.isEmpty, flatLit = !flatColour.isEmpty
         var kept = Array(triangles[..<first])
         var keptShade = flat ? Array(flatShade[..<first]) : []
+        var keptColour = flatLit ? Array(flatColour[..<first]) : []
         for t in first..<triangles.count {
             let tri = triangles[t]
             if inside(tri.x) && inside(tri.y) && inside(tri.z) {
                 kept.append(tri)
                 if flat { keptShade.append(flatShade[t]) }
+                if flatLit { keptColour.append(flatColour[t]) }
                 continue
             }
             var polygon = [tri.x, tri.y, tri.z].map(clipVertex)
@@ -49,19 +55,30 @@ extension RenderScene {
                 u.append(p.uw / w)
                 v.append(p.vw / w)
                 shade.append(p.shadeW / w)
+                if lit {
+                    litPosition.append(p.positionW / w)
+                    litNormal.append(p.normalW / w)
+                }
             }
             for k in 1..<(polygon.count - 1) {
                 kept.append(SIMD3(base, base + Int32(k), base + Int32(k + 1)))
                 if flat { keptShade.append(flatShade[t]) }
+                if flatLit { keptColour.append(flatColour[t]) }
             }
         }
         triangles = kept
         flatShade = keptShade
+        flatColour = keptColour
     }
 
     private func clipVertex(_ i: Int32) -> ClipVertex {
         let k = Int(i), iw = inverseW[k]
-        return ClipVertex(x: x[k], y: y[k], inverseW: iw, uw: u[k] * iw, vw: v[k] * iw, shadeW: shade[k] * iw)
+        var vertex = ClipVertex(x: x[k], y: y[k], inverseW: iw, uw: u[k] * iw, vw: v[k] * iw, shadeW: shade[k] * iw)
+        if !litPosition.isEmpty {
+            vertex.positionW = litPosition[k] * iw
+            vertex.normalW = litNormal[k] * iw
+        }
+        return vertex
     }
 
     /// One Sutherland–Hodgman pass. The crossing of an edge is computed from its endpoints in a

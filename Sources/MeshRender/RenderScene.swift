@@ -23,6 +23,15 @@ struct RenderScene {
     var triangles: [SIMD3<Int32>]
     /// The lighting intensity of each triangle's own plane (flat shading); empty when not asked for.
     var flatShade: [Double]
+    /// The layer's lights (`layer.lights`), or `nil` for the single light of ``Light``.
+    var lighting: PhongLighting?
+    /// With ``lighting``: each vertex's lit position (``LayerGeometry/litPosition(ofPoints:)``)
+    /// and unit screen-space normal, interpolated per pixel; empty otherwise.
+    var litPosition: [Point3D] = []
+    var litNormal: [Point3D] = []
+    /// With ``lighting`` and flat shading: each triangle's colour (0…255 per channel) for the
+    /// SVG's base colour lit at the triangle's centroid with its plane's normal.
+    var flatColour: [SIMD3<Double>] = []
 }
 
 extension RenderScene {
@@ -36,6 +45,8 @@ extension RenderScene {
         try options.validate()
         let light = options.light ?? document.layer.light
         try light.validateForShading(path: options.light == nil ? "layer.light" : "")
+        // `--light` (options.light) asks for the single light and so overrides `layer.lights`.
+        let lighting = options.light == nil && document.layer.lights != nil ? PhongLighting(layer: document.layer) : nil
         let size = try options.pixelSize(forLayerSize: document.layer.size)
         let geometry = document.geometry
         let points = try Tessellator.tessellate(document, options: options.tessellation, space: .points)
@@ -44,14 +55,14 @@ extension RenderScene {
             maximumTriangles: options.tessellation.maximumTriangles
         ).mesh
         self.init(
-            projecting: sorted, geometry: geometry, light: light, scale: options.scale, width: size.width, height: size.height,
-            flatShading: flatShading)
+            projecting: sorted, geometry: geometry, light: light, lighting: lighting, scale: options.scale, width: size.width,
+            height: size.height, flatShading: flatShading)
     }
 
     /// Projects a points-space mesh already in draw order.
     init(
-        projecting mesh: TriangleMesh, geometry: LayerGeometry, light: Light, scale: Double, width: Int, height: Int,
-        flatShading: Bool
+        projecting mesh: TriangleMesh, geometry: LayerGeometry, light: Light, lighting: PhongLighting? = nil, scale: Double,
+        width: Int, height: Int, flatShading: Bool
     ) {
         self.width = width
         self.height = height
@@ -107,6 +118,34 @@ extension RenderScene {
                 }
                 return Light.intensity(normal: n, toward: toLight, diffuse: diffuse)
             }
+        if let lighting {
+            applyLighting(mesh, geometry: geometry, lighting: lighting, flatShading: flatShading)
+        }
         clipToGuardBand()
+    }
+}
+
+extension RenderScene {
+    /// The surface colour the SVG lights (a pale blue-grey, visible on white and on black).
+    static let svgBaseColour: SIMD3<Double> = SIMD3(214, 224, 238)
+
+    /// Fills the lit-mode arrays: per vertex the lit position and screen normal (the rasterizer
+    /// interpolates both and shades every pixel), per triangle the flat colour for SVG.
+    mutating func applyLighting(_ mesh: TriangleMesh, geometry: LayerGeometry, lighting: PhongLighting, flatShading: Bool) {
+        self.lighting = lighting
+        litPosition = mesh.positions.map { geometry.litPosition(ofPoints: $0) }
+        litNormal = mesh.normals.map { geometry.screenNormal(fromPoints: $0) }
+        guard flatShading else { return }
+        let base = RenderScene.svgBaseColour / 255
+        flatColour = mesh.triangles.map { t in
+            let a = mesh.positions[Int(t.x)], b = mesh.positions[Int(t.y)], c = mesh.positions[Int(t.z)]
+            var n = geometry.transform.transformNormal((b - a).cross(c - a))
+            if n == .zero || !(n.x.isFinite && n.y.isFinite && n.z.isFinite) {
+                n = geometry.transform.transformNormal(mesh.normals[Int(t.x)] + mesh.normals[Int(t.y)] + mesh.normals[Int(t.z)])
+            }
+            let centroid = geometry.litPosition(ofPoints: (a + b + c) / 3)
+            let lit = lighting.shade(SIMD4(base, 1), at: centroid, normal: n)
+            return SIMD3(lit.x, lit.y, lit.z) * 255
+        }
     }
 }

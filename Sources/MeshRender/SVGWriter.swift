@@ -2,7 +2,7 @@
 /// colour times its flat lighting intensity.
 struct SVGWriter {
     /// The surface colour before lighting (a pale blue-grey, visible on white and on black).
-    static let baseColour: SIMD3<Double> = SIMD3(214, 224, 238)
+    static let baseColour: SIMD3<Double> = RenderScene.svgBaseColour
     static let wireColour = "#1d2430"
 
     var opacity: Double
@@ -36,7 +36,7 @@ struct SVGWriter {
                 out.append(0x2C)
                 SVGWriter.appendNumber(scene.y[i], to: &out)
             }
-            let colour = SVGWriter.hex(SVGWriter.baseColour * scene.flatShade[t])
+            let colour = SVGWriter.hex(scene.flatColour.isEmpty ? SVGWriter.baseColour * scene.flatShade[t] : scene.flatColour[t])
             append("\" fill=\"\(colour)\"")
             if closeSeams { append(" stroke=\"\(colour)\" stroke-width=\"0.35\"") }
             append("/>\n")

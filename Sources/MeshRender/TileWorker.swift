@@ -4,6 +4,11 @@ import SurfaceKit
 struct TileWorker {
     let fixed: UnsafeBufferPointer<SIMD2<Int64>>
     let linear: UnsafeBufferPointer<SIMD4<Double>>
+    /// Lit position and normal over w per vertex (see ``RasterVertices/lit``); empty without
+    /// lights. An array, not a buffer pointer: it is read three times per triangle, not per pixel.
+    let lit: [SIMD8<Double>]
+    /// The layer's lights; `nil` for the single light, whose intensity is in `linear`.
+    let lighting: PhongLighting?
     let texture: TextureLookup
     /// tileSize² pixels × 16 samples, premultiplied RGBA.
     let samples: UnsafeMutablePointer<SIMD4<Float>>
@@ -60,6 +65,9 @@ struct TileWorker {
         // Screen-linear quantities (1/w, u/w, v/w, shade/w) as planes over the snapped triangle.
         let unit = TileWorker.unit, unitD = Double(unit)
         let f0 = linear[i0], d1 = linear[i1] - f0, d2 = linear[i2] - f0
+        let lit = lighting != nil && !self.lit.isEmpty
+        let g0 = lit ? self.lit[i0] : .zero
+        let g1 = lit ? self.lit[i1] - g0 : .zero, g2 = lit ? self.lit[i2] - g0 : .zero
         let ox = Double(p0.x) / unitD, oy = Double(p0.y) / unitD
         let ex1 = Double(p1.x - p0.x) / unitD, ey1 = Double(p1.y - p0.y) / unitD
         let ex2 = Double(p2.x - p0.x) / unitD, ey2 = Double(p2.y - p0.y) / unitD
@@ -136,12 +144,34 @@ struct TileWorker {
                 }
                 guard f.x > 0 else { continue }
                 let inverse = 1 / f.x
-                let shade = Float(Swift.min(1, Swift.max(0, f.w * inverse)))
                 let texel = texture.sample(u: f.y * inverse, v: f.z * inverse)
-                let colour = SIMD4<Float>(texel.x * shade, texel.y * shade, texel.z * shade, texel.w) * opacity
+                let colour: SIMD4<Float>
+                if lit, let lighting {
+                    // Per pixel: position and normal interpolated perspective-correctly.
+                    let g = (g0 + l1 * g1 + l2 * g2) * inverse
+                    let r = lighting.reflectance(at: Point3D(g[0], g[1], g[2]), normal: Point3D(g[3], g[4], g[5]))
+                    colour = TileWorker.lit(texel, r) * opacity
+                } else {
+                    let shade = Float(Swift.min(1, Swift.max(0, f.w * inverse)))
+                    colour = SIMD4<Float>(texel.x * shade, texel.y * shade, texel.z * shade, texel.w) * opacity
+                }
                 composite(colour, mask: mask, pixel: (py - originY) * size + (px - originX))
             }
         }
+    }
+
+    /// A premultiplied texel lit: the straight colour `c/α` becomes `clamp(c/α × scale + highlight,
+    /// 0, 1)` (``PhongLighting/Reflectance/applied(to:)``), premultiplied again, so
+    /// `clamp(c × scale + highlight × α, 0, α)` without dividing by α.
+    @inline(__always)
+    static func lit(_ texel: SIMD4<Float>, _ r: PhongLighting.Reflectance) -> SIMD4<Float> {
+        let a = texel.w
+        var out = texel
+        for k in 0..<3 {
+            let value = Float(Double(texel[k]) * r.scale[k] + r.highlight[k] * Double(a))
+            out[k] = value.isNaN ? 0 : Swift.min(a, Swift.max(0, value))
+        }
+        return out
     }
 
     /// Sample k of a pixel (bit k of a coverage mask) is in column k mod 4, row k / 4.

@@ -35,9 +35,14 @@ public extension TriangleMesh {
     /// accessors hold the coordinates exactly as ``positions`` has them (rounded to Float).
     ///
     /// Throws `.limitExceeded` when the file would not fit glTF's 32-bit lengths (about 4 GiB).
-    func glbBytes(texture: GLBTexture? = nil) throws -> [UInt8] {
+    ///
+    /// With `layer` whose ``LayerProperties/lights`` is set, the file also carries the lights
+    /// (KHR_lights_punctual, in a screen-space mesh only) and the material as far as glTF allows
+    /// (see the rendering documentation for what cannot be carried). Without, nothing changes.
+    func glbBytes(texture: GLBTexture? = nil, layer: LayerProperties? = nil) throws -> [UInt8] {
         let layout = GLBLayout(vertexCount: vertexCount, triangleCount: triangleCount, imageBytes: texture?.bytes.count ?? 0)
-        let json = glbJSON(layout: layout, texture: texture)
+        let lighting = GLBLighting(layer: layer, space: space, hasTexture: texture != nil)
+        let json = glbJSON(layout: layout, texture: texture, lighting: lighting)
         let jsonLength = GLBLayout.padded(json.count)
         let total = 12 + 8 + jsonLength + 8 + layout.binaryLength
         guard total <= Int(UInt32.max) else {
@@ -96,7 +101,7 @@ struct GLBLayout {
 
 extension TriangleMesh {
     /// The JSON chunk. Min and max are taken over the Float values written, as glTF requires.
-    func glbJSON(layout: GLBLayout, texture: GLBTexture?) -> [UInt8] {
+    func glbJSON(layout: GLBLayout, texture: GLBTexture?, lighting: GLBLighting? = nil) -> [UInt8] {
         var views: [String] = []
         var accessors: [String] = []
         var attributes = ""
@@ -119,14 +124,22 @@ extension TriangleMesh {
             indices = #","indices":3"#
         }
         var json = #"{"asset":{"version":"2.0","generator":"meshgeo"},"#
+        if let lighting, !lighting.extensionsUsed.isEmpty {
+            json += #""extensionsUsed":[\#(lighting.extensionsUsed.map { "\"\($0)\"" }.joined(separator: ","))],"#
+            json += lighting.rootExtensions
+        }
+        let lightNodes = layout.hasGeometry ? lighting?.nodes ?? [] : []
         if layout.hasGeometry {
-            json += #""scene":0,"scenes":[{"nodes":[0]}],"#
-            json += #""nodes":[{"mesh":0,"scale":[1,-1,1],"name":"\#(space.rawValue) space"}],"#
+            let sceneNodes = (0...lightNodes.count).map(String.init).joined(separator: ",")
+            json += #""scene":0,"scenes":[{"nodes":[\#(sceneNodes)]}],"#
+            let meshNode = #"{"mesh":0,"scale":[1,-1,1],"name":"\#(space.rawValue) space"}"#
+            json += #""nodes":[\#(([meshNode] + lightNodes).joined(separator: ","))],"#
             json += #""meshes":[{"primitives":[{"attributes":\#(attributes)\#(indices),"mode":4,"material":0}]}],"#
         } else {
             json += #""scene":0,"scenes":[{}],"#
         }
-        var material = #"{"name":"layer","doubleSided":true,"pbrMetallicRoughness":{"metallicFactor":0,"roughnessFactor":1"#
+        var material = #"{"name":"layer","doubleSided":true\#(lighting?.material ?? ""),"pbrMetallicRoughness":{"metallicFactor":0"#
+        material += #","roughnessFactor":\#(Self.jsonNumber(lighting?.roughness ?? 1))\#(lighting?.pbr ?? "")"#
         if let texture {
             views.append(Self.view(layout.imageOffset, texture.bytes.count, target: nil))
             json += #""images":[{"bufferView":\#(views.count - 1),"mimeType":"\#(texture.mimeType)"}],"#

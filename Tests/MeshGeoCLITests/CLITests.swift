@@ -96,7 +96,7 @@ struct ParsedMesh {
 // MARK: - Fixture text
 
 enum CLIFixtures {
-    static let examples = ["wavy", "ripple", "skew", "cylinder", "curl", "split"]
+    static let examples = ["wavy", "ripple", "skew", "cylinder", "curl", "split", "lit"]
 
     /// mesh.json for one quad over vertices (0,0), (1,0), (1,1), (0,1), with replaceable parts.
     static func quad(

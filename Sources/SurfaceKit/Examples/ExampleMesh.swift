@@ -16,6 +16,8 @@ public enum ExampleMesh: String, CaseIterable, Sendable {
     case curl
     /// spacetime's split: the top and bottom halves as two pieces pulled apart by a gap.
     case split
+    /// The ripple on a 320 × 240-point layer under a spot and a point light (`layer.lights`).
+    case lit
 
     /// One line on what the example shows.
     public var summary: String {
@@ -26,6 +28,7 @@ public enum ExampleMesh: String, CaseIterable, Sendable {
         case .cylinder: "a layer wrapped halfway around a vertical cylinder"
         case .curl: "a page curling up from its bottom-right corner"
         case .split: "spacetime's split: top and bottom halves pulled apart"
+        case .lit: "a ripple lit by a warm point light and a cool spot, with highlights (layer.lights)"
         }
     }
 
@@ -38,6 +41,7 @@ public enum ExampleMesh: String, CaseIterable, Sendable {
         case .cylinder: Self.cylinder()
         case .curl: Self.curl()
         case .split: Self.split()
+        case .lit: Self.lit()
         }
     }
 }
@@ -68,6 +72,34 @@ extension ExampleMesh {
         var transform = Transform3D.rotation(angle: -Double.pi / 4, axis: SIMD3(1, 0, 0))
         transform.m34 = -1.0 / 2
         return MeshDocument(mesh: mesh, layer: LayerProperties(size: SIMD2(1, 1), transform: transform))
+    }
+
+    /// The article's ripple under moving lights, held still: a 64 × 48-face ripple of 8 pt
+    /// amplitude, tilted back 25° in perspective, lit by an ambient fill, a warm point light over
+    /// its upper left and a cool spot from the right, with a specular highlight.
+    static func lit() -> MeshDocument {
+        let rows = 48, columns = 64
+        var mesh = gridOrEmpty(rows: rows, columns: columns)
+        for i in mesh.vertices.indices {
+            let p = mesh.vertices[i].from
+            // Round ripples on the 4 : 3 layer: the radius measured in points, over the width.
+            let dx = p.x - 0.5, dy = (p.y - 0.5) * 0.75
+            let r = (dx * dx + dy * dy).squareRoot()
+            mesh.vertices[i].to = Point3D(p.x, p.y, 8 * Double.sin(r * 2 * Double.pi * 5))
+        }
+        mesh.subdivisionSteps = .fixed(2)
+        var transform = Transform3D.rotation(angle: -25 * Double.pi / 180, axis: SIMD3(1, 0, 0))
+        transform.m34 = -1.0 / 900
+        let lights: [LightSource] = [
+            .ambient(color: SIMD3(0.55, 0.6, 0.75), intensity: 0.3),
+            .point(at: Point3D(70, 50, 110), color: SIMD3(1, 0.85, 0.6), intensity: 1.1, attenuation: SIMD3(0.7, 0, 2e-5)),
+            .spot(
+                at: Point3D(330, 220, 200), shining: Point3D(-110, -60, -200), innerAngle: 10, outerAngle: 20,
+                color: SIMD3(0.55, 0.75, 1), intensity: 0.8),
+        ]
+        let layer = LayerProperties(
+            size: SIMD2(320, 240), transform: transform, lights: lights, material: Material(specular: 0.5, shininess: 24))
+        return MeshDocument(mesh: mesh, layer: layer)
     }
 
     static func skew() -> MeshDocument {

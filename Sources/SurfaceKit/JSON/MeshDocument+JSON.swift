@@ -55,7 +55,7 @@ enum MeshJSONReader {
     static let documentKeys = ["vertices", "faces", "depthNormalization", "subdivisionSteps", "layer"]
     static let vertexKeys = ["from", "to"]
     static let faceKeys = ["indices", "w"]
-    static let layerKeys = ["size", "anchor", "transform", "light"]
+    static let layerKeys = ["size", "anchor", "transform", "light", "lights", "material"]
     static let lightKeys = ["direction", "diffuse"]
 
     /// The largest `subdivisionSteps` the reader converts to an `Int`; the tessellator applies its
@@ -231,6 +231,7 @@ enum MeshJSONReader {
                 layer.light.diffuse = try number(diffuse, path: "layer.light.diffuse").value
             }
         }
+        try decodeLighting(object, into: &layer)
         return layer
     }
 
@@ -368,12 +369,14 @@ struct MeshJSONWriter {
         appendNumbers([layer.anchor.x, layer.anchor.y])
         append(",\n    \"transform\": ")
         appendNumbers(layer.transform.elements)
-        append(",\n    \"light\": {\"direction\": ")
-        appendNumbers([layer.light.direction.x, layer.light.direction.y, layer.light.direction.z])
-        append(", \"diffuse\": ")
-        append(Self.format(layer.light.diffuse))
-        append("}\n  }\n}\n")
+        writeLighting(layer)
+        append("\n  }\n}\n")
     }
+
+    /// For the writer's extensions in other files (`append` is private to this one).
+    mutating func appendText(_ text: String) { append(text) }
+
+    mutating func appendNumberList(_ values: [Double]) { appendNumbers(values) }
 
     private mutating func append(_ text: String) {
         bytes.append(contentsOf: text.utf8)

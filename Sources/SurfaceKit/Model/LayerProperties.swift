@@ -20,18 +20,27 @@ public struct LayerProperties: Hashable, Sendable {
     public var anchor: LayerPoint
     /// The layer transform (`CALayer.transform`).
     public var transform: Transform3D
-    /// The light for shading.
+    /// The light for shading (the BCMeshTransformView model), used when ``lights`` is `nil`.
     public var light: Light
+    /// The layer's lights (`layer.lights`); `nil` when absent, which selects ``light``. An empty
+    /// array is a layer lit by nothing (black).
+    public var lights: [LightSource]?
+    /// How the surface reflects ``lights`` (`layer.material`).
+    public var material: Material
 
     public init(
         size: SIMD2<Double> = SIMD2(1, 1),
         anchor: LayerPoint = LayerPoint(0.5, 0.5),
         transform: Transform3D = .identity,
-        light: Light = Light()
+        light: Light = Light(),
+        lights: [LightSource]? = nil,
+        material: Material = .standard
     ) {
         self.size = size
         self.anchor = anchor
         self.transform = transform
         self.light = light
+        self.lights = lights
+        self.material = material
     }
 }

@@ -41,5 +41,6 @@ public extension LayerProperties {
         guard light.diffuse.isFinite else {
             throw MeshError(.invalidValue, path: "layer.light.diffuse", "\(light.diffuse) is not a finite number")
         }
+        try validateLighting()
     }
 }

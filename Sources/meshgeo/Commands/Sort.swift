@@ -42,7 +42,7 @@ struct Sort: ParsableCommand {
             let (mesh, statistics) = try PainterSorter.sorted(
                 mesh: points, geometry: document.geometry, mode: .bsp, space: .screen, maximumTriangles: tessellation.maxTriangles)
             progress.stage("writing")
-            try export.write(mesh, texture: texture, to: output.output)
+            try export.write(mesh, texture: texture, layer: document.layer, to: output.output)
             progress.finish()
             if verbose {
                 StandardError.write(

@@ -70,7 +70,7 @@ struct Tessellate: ParsableCommand {
                 }
             }
             progress.stage("writing")
-            try export.write(mesh, texture: texture, to: output.output)
+            try export.write(mesh, texture: texture, layer: document.layer, to: output.output)
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MeshTessellate
+import SurfaceKit
 
 /// `--format` and `--texture`, shared by the commands that write triangles.
 struct ExportArguments: ParsableArguments {
@@ -48,8 +49,9 @@ struct ExportArguments: ParsableArguments {
         return image
     }
 
-    /// Writes `mesh` in the chosen format to `path` (standard output when nil).
-    func write(_ mesh: TriangleMesh, texture: GLBTexture? = nil, to path: String?) throws {
+    /// Writes `mesh` in the chosen format to `path` (standard output when nil); glb also carries
+    /// `layer`'s lights and material.
+    func write(_ mesh: TriangleMesh, texture: GLBTexture? = nil, layer: LayerProperties? = nil, to path: String?) throws {
         switch try resolvedFormat(output: path) {
         case .obj:
             // Streamed: the text is formatted a group of pieces at a time, never whole.
@@ -57,7 +59,7 @@ struct ExportArguments: ParsableArguments {
         case .ply:
             try OutputFile.write(mesh.plyBytes(), to: path)
         case .glb:
-            try OutputFile.write(mesh.glbBytes(texture: texture), to: path)
+            try OutputFile.write(mesh.glbBytes(texture: texture, layer: layer), to: path)
         }
     }
 }

@@ -25,6 +25,7 @@ struct MeshReport {
         lines.append(
             "layer: size \(layer.size.x) × \(layer.size.y) points, anchor (\(layer.anchor.x), \(layer.anchor.y))"
                 + (layer.transform == .identity ? ", identity transform" : ", transform \(layer.transform.elements)"))
+        lines += MeshReport.lightingLines(layer)
         if let a = s.automatic {
             lines.append("subdivisionSteps: -1 (automatic, tolerance \(a.tolerance) points)")
             let rates =
