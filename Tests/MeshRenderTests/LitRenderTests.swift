@@ -196,10 +196,12 @@ import Testing
 @Suite struct LitRenderRobustnessTests {
     @Test func extremeButValidLightsGiveNoNaNAnywhere() throws {
         let mesh = try RenderFixtures.grid(rows: 1, columns: 1, steps: 0) { Point3D($0.x, $0.y, 0) }
+        // A subnormal, computed: a literal this small makes the compiler warn.
+        let subnormal = Double.leastNormalMagnitude / 0x1p20
         let lights: [LightSource] = [
             .ambient(color: SIMD3(1e308, 0, 1), intensity: 1e308),
-            .point(at: Point3D(1e300, -1e300, 1e-300), intensity: 1e308, attenuation: SIMD3(0, 0, 1e-320)),
-            .spot(at: Point3D(20, 15, 1e-300), shining: Point3D(1e-320, 0, -1e-320), innerAngle: 1e-300, outerAngle: 1e-300),
+            .point(at: Point3D(1e300, -1e300, 1e-300), intensity: 1e308, attenuation: SIMD3(0, 0, subnormal)),
+            .spot(at: Point3D(20, 15, 1e-300), shining: Point3D(subnormal, 0, -subnormal), innerAngle: 1e-300, outerAngle: 1e-300),
             .directional(toward: Point3D(-1e308, 1e308, 1e308), intensity: 0),
         ]
         let layer = LayerProperties(
