@@ -126,8 +126,9 @@ enum FuzzRun {
         }
         attempt("interpolate") {
             // The mesh against itself moved: a blend of two valid meshes is valid or a clean error.
-            var moved = document.mesh
-            for i in moved.vertices.indices { moved.vertices[i].to.z += 1 }
+            let moved = try document.mesh.mappingVertices { vertex, _ in
+                MeshVertex(from: vertex.from, to: vertex.to + Point3D(0, 0, 1))
+            }
             let fraction = [0.5, -3, 1e300, 1e-300][selector % 4]
             let blend = try document.mesh.interpolated(to: moved, fraction: fraction)
             if inRange && (try? MeshDocument(mesh: blend, layer: document.layer).checkNumericRange()) != nil {
