@@ -18,6 +18,7 @@ let package = Package(
                 "FuzzDriver",
                 .product(name: "SurfaceKit", package: "SurfaceKit"),
                 .product(name: "MeshTessellate", package: "SurfaceKit"),
+                .product(name: "MeshRender", package: "SurfaceKit"),
             ]
         ),
     ],

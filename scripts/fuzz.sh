@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fuzzes reading mesh.json and everything meshgeo does with what parses (validate, tessellate,
-# sort, hit) with libFuzzer and AddressSanitizer, for a bounded time.
+# Fuzzes reading mesh.json and everything meshgeo computes with what parses (validate, the numeric
+# range, info, tessellate and its writers, sort, hit, fit, interpolate, render), checking that errors
+# are clean and numbers finite, with libFuzzer and AddressSanitizer, for a bounded time.
 #
 #   scripts/fuzz.sh [SECONDS] [JOBS]      default 600 seconds, 1 job (a process at a time)
 #

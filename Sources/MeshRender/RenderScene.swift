@@ -57,6 +57,7 @@ extension RenderScene {
         self.init(
             projecting: sorted, geometry: geometry, light: light, lighting: lighting, scale: options.scale, width: size.width,
             height: size.height, flatShading: flatShading)
+        try checkFinite()
     }
 
     /// Projects a points-space mesh already in draw order.

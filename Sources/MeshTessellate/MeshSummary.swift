@@ -66,12 +66,37 @@ public struct MeshSummary: Sendable {
             return
         }
         resolvedSteps = options.resolvedSteps(for: mesh)
-        let n = resolvedSteps
-        let quadsPerFace = 1 << (2 * min(n, 30))
-        triangleCount = faceCount.multipliedReportingOverflow(by: 2 * quadsPerFace).partialValue
-        // Refined points: V + E + F at the first step, and (E + F) grows the same way after; count by
-        // Euler's rule on the refined quad mesh: vertices = V + E·(2ⁿ − 1) + F·(2ⁿ − 1)².
-        let side = (1 << min(n, 30)) - 1
-        pointCount = vertexCount + edgeCount * side + faceCount * side * side
+        (pointCount, triangleCount) = MeshSummary.uniformCounts(
+            vertices: vertexCount, edges: edgeCount, faces: faceCount, steps: resolvedSteps)
+    }
+
+    /// Surface points and triangles (two a quad) of `steps` uniform steps, by Euler's rule on the
+    /// refined quad mesh: every face becomes 2ⁿ × 2ⁿ quads, so points = V + E·(2ⁿ − 1) +
+    /// F·(2ⁿ − 1)² and triangles = 2·F·4ⁿ. A count too large for an `Int` (steps 30 on a few
+    /// faces already is) is `Int.max`, which ``isSaturated(_:)`` recognises; nothing traps.
+    public static func uniformCounts(vertices: Int, edges: Int, faces: Int, steps: Int) -> (points: Int, triangles: Int) {
+        guard steps >= 0 else { return (0, 0) }
+        // 2ⁿ fits an Int up to n = 62; beyond, every count with a face is saturated anyway.
+        let side = steps <= 62 ? (1 << steps) - 1 : Int.max
+        let sideSquared = saturatingProduct(side, side)
+        let quadsPerFace = steps <= 62 ? saturatingSum(sideSquared, saturatingSum(saturatingProduct(2, side), 1)) : Int.max
+        let triangles = faces == 0 ? 0 : saturatingProduct(saturatingProduct(2, faces), quadsPerFace)
+        let points = saturatingSum(
+            vertices, saturatingSum(edges == 0 ? 0 : saturatingProduct(edges, side), faces == 0 ? 0 : saturatingProduct(faces, sideSquared))
+        )
+        return (points, triangles)
+    }
+
+    /// Whether a count was too large to represent (see ``uniformCounts(vertices:edges:faces:steps:)``).
+    public static func isSaturated(_ count: Int) -> Bool { count == Int.max }
+
+    static func saturatingProduct(_ a: Int, _ b: Int) -> Int {
+        let (p, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow ? Int.max : p
+    }
+
+    static func saturatingSum(_ a: Int, _ b: Int) -> Int {
+        let (s, overflow) = a.addingReportingOverflow(b)
+        return overflow ? Int.max : s
     }
 }

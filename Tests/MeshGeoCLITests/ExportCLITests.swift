@@ -54,8 +54,10 @@ import Testing
     @Test func textureIsEmbeddedOrRefused() throws {
         let dir = try CLIWorkspace()
         try Self.identityGrid(dir)
-        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 42, 43, 44]
-        try dir.write("layer.png", Data(png))
+        // A complete PNG (textures are decoded before they are embedded; a cut one is refused).
+        let picture = try dir.run(["render", "grid.json", "-o", "layer.png", "--scale", "4"])
+        #expect(picture.status == 0, "\(picture.err)")
+        let png = [UInt8](try dir.read("layer.png"))
         try dir.write("notes.txt", "not an image")
 
         let ok = try dir.run(["tessellate", "grid.json", "--format", "glb", "--texture", "layer.png", "-o", "t.glb"])

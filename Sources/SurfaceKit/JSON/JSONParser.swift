@@ -30,6 +30,9 @@ struct JSONParser {
     /// allowed and skipped, as RFC 8259 permits).
     static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws -> JSONValue {
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
+        if let encoding = utf16Or32Encoding(of: bytes) {
+            throw parser.error("the text is \(encoding), not UTF-8; save it as UTF-8 (mesh.json is UTF-8 text)", at: 0)
+        }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             parser.position = 3
         }
@@ -40,6 +43,25 @@ struct JSONParser {
             throw parser.error("unexpected \(parser.describeByte(at: parser.position)) after the JSON value")
         }
         return value
+    }
+
+    /// The name of the encoding when the bytes are recognisably UTF-16 or UTF-32: by a byte order
+    /// mark, or by the zero bytes around the first two characters when those are what a JSON
+    /// text starts with (`{`, `[`, a quote, whitespace), so the message can say so rather than
+    /// name an unexpected byte. Other binary data is left to the parser's usual message.
+    static func utf16Or32Encoding(of bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) { return "UTF-32 (big-endian byte order mark 00 00 FE FF)" }
+        if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) { return "UTF-32 (little-endian byte order mark FF FE 00 00)" }
+        if bytes.starts(with: [0xFE, 0xFF]) { return "UTF-16 (big-endian byte order mark FE FF)" }
+        if bytes.starts(with: [0xFF, 0xFE]) { return "UTF-16 (little-endian byte order mark FF FE)" }
+        guard bytes.count >= 8 else { return nil }
+        func opening(_ byte: UInt8) -> Bool { Array("{[\" \t\r\n".utf8).contains(byte) }
+        let b = Array(bytes.prefix(8))
+        if b[0] == 0, b[1] == 0, b[2] == 0, opening(b[3]), b[4] == 0, b[5] == 0, b[6] == 0, b[7] != 0 { return "UTF-32 (big-endian)" }
+        if opening(b[0]), b[1] == 0, b[2] == 0, b[3] == 0, b[4] != 0, b[5] == 0, b[6] == 0, b[7] == 0 { return "UTF-32 (little-endian)" }
+        if b[0] == 0, opening(b[1]), b[2] == 0, b[3] != 0, b[4] == 0, b[6] == 0 { return "UTF-16 (big-endian)" }
+        if opening(b[0]), b[1] == 0, b[2] != 0, b[3] == 0, b[5] == 0, b[7] == 0 { return "UTF-16 (little-endian)" }
+        return nil
     }
 }
 

@@ -60,7 +60,7 @@ enum MeshJSONReader {
 
     /// The largest `subdivisionSteps` the reader converts to an `Int`; the tessellator applies its
     /// own (much smaller) limits.
-    static let maxSubdivisionSteps = Double(Int32.max)
+    static let maxSubdivisionSteps = Double(SubdivisionSteps.largestRecorded)
 
     static func document(from root: JSONValue) throws -> MeshDocument {
         guard case .object(let object) = root else {
@@ -226,6 +226,11 @@ enum MeshJSONReader {
             try checkKeys(light, known: lightKeys, path: "layer.light")
             if let direction = light["direction"] {
                 layer.light.direction = try numbers(direction, as: Point3D.self, path: "layer.light.direction")
+                guard layer.light.direction != .zero else {
+                    throw MeshError(
+                        .invalidValue, path: "layer.light.direction",
+                        "[0, 0, 0] points nowhere: the direction toward the light must not be the zero vector")
+                }
             }
             if let diffuse = light["diffuse"] {
                 layer.light.diffuse = try number(diffuse, path: "layer.light.diffuse").value

@@ -24,7 +24,8 @@ public extension MeshDocument {
 }
 
 public extension LayerProperties {
-    /// Throws a ``MeshError`` naming the first non-finite or out-of-range value (`layer.size[0]`).
+    /// Throws a ``MeshError`` naming the first non-finite or out-of-range value (`layer.size[0]`),
+    /// or a light direction that is the zero vector.
     func validate() throws {
         for k in 0..<2 where !(size[k].isFinite && size[k] > 0) {
             throw MeshError(.invalidValue, path: "layer.size[\(k)]", "\(size[k]) must be a finite number greater than 0")
@@ -37,6 +38,10 @@ public extension LayerProperties {
         }
         for k in 0..<3 where !light.direction[k].isFinite {
             throw MeshError(.invalidValue, path: "layer.light.direction[\(k)]", "\(light.direction[k]) is not a finite number")
+        }
+        guard light.direction != .zero else {
+            throw MeshError(
+                .invalidValue, path: "layer.light.direction", "the direction toward the light must not be the zero vector")
         }
         guard light.diffuse.isFinite else {
             throw MeshError(.invalidValue, path: "layer.light.diffuse", "\(light.diffuse) is not a finite number")

@@ -7,6 +7,10 @@ public enum SubdivisionSteps: Hashable, Sendable {
     case automatic
     case fixed(Int)
 
+    /// The largest fixed number of steps mesh.json records (2³¹ − 1): what the reader accepts, and
+    /// so what commands that write mesh.json accept. Tessellation refuses far fewer.
+    public static let largestRecorded = Int(Int32.max)
+
     /// The integer form used by mesh.json and Core Animation: −1 for automatic.
     public var rawValue: Int {
         switch self {

@@ -21,7 +21,7 @@ struct Example: ParsableCommand {
                 let text = ExampleMesh.allCases.map { "\($0.rawValue)\t\($0.summary)" }.joined(separator: "\n") + "\n"
                 try StandardOutput.write(Array(text.utf8))
             } else if let name {
-                try OutputFile.write(name.document.jsonBytes(), to: output.output)
+                try MeshJSONOutput.write(name.document, to: output.output, blame: "example \(name.rawValue)")
             }
         }
     }

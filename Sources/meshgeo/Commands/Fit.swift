@@ -23,7 +23,7 @@ struct Fit: ParsableCommand {
             progress.stage("solving")
             document.mesh = try document.mesh.fitted()
             progress.stage("writing")
-            try OutputFile.write(document.jsonBytes(), to: output.output)
+            try MeshJSONOutput.write(document, to: output.output, blame: "the fitted control points")
         }
     }
 }

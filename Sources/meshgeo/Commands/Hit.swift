@@ -45,6 +45,7 @@ struct Hit: ParsableCommand {
             let hits = tester.hitTest(queries)
             var bytes: [UInt8] = []
             for (point, hit) in zip(queries, hits) {
+                if let hit { try FiniteGuard.check(hit, at: point) }
                 bytes += Array(Hit.line(point, hit).utf8)
             }
             try OutputFile.write(bytes, to: output.output)
@@ -68,21 +69,9 @@ extension Hit {
         }
     }
 
-    /// Reads `x y` lines; a malformed line is a data error naming the line.
+    /// Reads `x y` lines (see ``PointsFile``).
     static func readPoints(_ path: String) throws -> [SIMD2<Double>] {
-        let name = InputFile.displayName(path)
-        let text = String(decoding: try InputFile.read(path), as: UTF8.self)
-        var result: [SIMD2<Double>] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
-            if fields.isEmpty { continue }
-            guard fields.count == 2, let x = Double(fields[0]), let y = Double(fields[1]), x.isFinite, y.isFinite else {
-                let shown = line.count > 60 ? String(line.prefix(60)) + "…" : String(line)
-                throw Failure(.dataError, file: name, "line \(index + 1): expected two finite numbers 'x y', got '\(shown)'")
-            }
-            result.append(SIMD2(x, y))
-        }
-        return result
+        try PointsFile.read(path)
     }
 
     /// One JSON line; numbers in the shortest form that reads back to the same Double.

@@ -27,7 +27,8 @@ struct Identity: ParsableCommand {
             let mesh = try MeshTransform.identity(
                 rows: rows, columns: columns, depthNormalization: depthNormalization,
                 subdivisionSteps: steps?.value ?? .automatic)
-            try OutputFile.write(MeshDocument(mesh: mesh).jsonBytes(), to: output.output)
+            try MeshJSONOutput.write(
+                MeshDocument(mesh: mesh), to: output.output, cause: .usage, blame: "--rows \(rows) --columns \(columns)")
         }
     }
 }

@@ -25,12 +25,17 @@ struct Interpolate: ParsableCommand {
         try reportingFailures {
             let a = try InputFile.document(first)
             let b = try InputFile.document(second)
+            let mesh: MeshTransform
             do {
-                let mesh = try a.mesh.interpolated(to: b.mesh, fraction: fraction)
-                try OutputFile.write(MeshDocument(mesh: mesh, layer: a.layer).jsonBytes(), to: output.output)
-            } catch let error as MeshError {
+                mesh = try a.mesh.interpolated(to: b.mesh, fraction: fraction)
+            } catch let error as MeshError where error.kind == .incompatible {
                 throw Failure(error, file: InputFile.displayName(second))
+            } catch let error as MeshError {
+                // Both inputs were read and checked: a value the blend cannot make is the fraction's.
+                throw Failure(.dataError, "--fraction \(fraction): the blend is not a valid mesh: \(error.description)")
             }
+            try MeshJSONOutput.write(
+                MeshDocument(mesh: mesh, layer: a.layer), to: output.output, blame: "--fraction \(fraction): the blend")
         }
     }
 }

@@ -15,7 +15,7 @@ struct StepsArgument: ExpressibleByArgument {
     init?(argument: String) {
         if argument == "auto" || argument == "-1" {
             value = .automatic
-        } else if let n = Int(argument), n >= 0 {
+        } else if let n = Int(argument), n >= 0, n <= SubdivisionSteps.largestRecorded {
             value = .fixed(n)
         } else {
             return nil
@@ -42,6 +42,17 @@ struct InputArgument: ParsableArguments {
 struct OutputOption: ParsableArguments {
     @Option(name: [.short, .customLong("output")], help: "Write the result to this file (atomically) instead of standard output.")
     var output: String?
+
+    /// Refuses, before any work, an empty name (exit 64) and a destination that can never be
+    /// written, such as a directory (exit 73); see ``OutputFile``.
+    func validate() throws {
+        do {
+            _ = try OutputFile.destination(of: output)
+        } catch let failure as Failure {
+            StandardError.write(failure.line)
+            throw ExitCode(failure.code.rawValue)
+        }
+    }
 }
 
 /// The tessellation options shared by `tessellate`, `sort` and `hit`.

@@ -42,11 +42,14 @@ enum InputFile {
         return bytes
     }
 
-    /// Reads and decodes a mesh document; errors name the file and the JSON path.
+    /// Reads and decodes a mesh document; errors name the file and the JSON path. Numbers outside
+    /// the range whose results stay finite (``NumericRange``) are refused here, before any work.
     static func document(_ path: String) throws -> MeshDocument {
         let bytes = try read(path)
         do {
-            return try MeshDocument(json: bytes)
+            let document = try MeshDocument(json: bytes)
+            try document.checkNumericRange()
+            return document
         } catch let error as MeshError {
             throw Failure(error, file: displayName(path))
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MeshRender
 import MeshTessellate
 import SurfaceKit
 
@@ -43,16 +44,27 @@ struct ExportArguments: ParsableArguments {
     func loadTexture() throws -> GLBTexture? {
         guard let texture else { return nil }
         let bytes = try InputFile.read(texture)
+        let name = InputFile.displayName(texture)
         guard let image = GLBTexture(bytes: bytes) else {
-            throw Failure(.dataError, file: InputFile.displayName(texture), "not a PNG or JPEG image")
+            throw Failure(.dataError, file: name, "not a PNG or JPEG image")
+        }
+        // Embedded as they are, so decoded first in full (as `render` does): a truncated or
+        // corrupt image is refused, not embedded.
+        do {
+            _ = try RGBAImage(imageBytes: bytes)
+        } catch {
+            throw Failure(.dataError, file: name, error.message)
         }
         return image
     }
 
-    /// Writes `mesh` in the chosen format to `path` (standard output when nil); glb also carries
-    /// `layer`'s lights and material.
+    /// Writes `mesh` in the chosen format to `path` (standard output when nil), after a final
+    /// check that every number it would write is finite (exit 65 otherwise, nothing written); glb
+    /// also carries `layer`'s lights and material.
     func write(_ mesh: TriangleMesh, texture: GLBTexture? = nil, layer: LayerProperties? = nil, to path: String?) throws {
-        switch try resolvedFormat(output: path) {
+        let format = try resolvedFormat(output: path)
+        try mesh.checkFinite(asFloat32: format != .obj)
+        switch format {
         case .obj:
             // Streamed: the text is formatted a group of pieces at a time, never whole.
             try OutputFile.write(streaming: { try mesh.writeOBJ($0) }, to: path)

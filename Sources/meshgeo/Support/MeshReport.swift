@@ -39,7 +39,8 @@ struct MeshReport {
             )
         } else {
             lines.append("subdivisionSteps: \(s.resolvedSteps)")
-            lines.append("tessellation at \(s.resolvedSteps) steps: \(s.pointCount) points, \(s.triangleCount) triangles")
+            func count(_ n: Int) -> String { MeshSummary.isSaturated(n) ? "more than \(Int.max)" : "\(n)" }
+            lines.append("tessellation at \(s.resolvedSteps) steps: \(count(s.pointCount)) points, \(count(s.triangleCount)) triangles")
         }
         text = lines.joined(separator: "\n") + "\n"
     }

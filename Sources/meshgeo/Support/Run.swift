@@ -16,8 +16,17 @@ func reportingFailures(file: String = "", _ body: () throws -> Void) throws {
 }
 
 enum StandardError {
+    /// Writes one line. A standard error that cannot be written (closed, a full disk,
+    /// `2>/dev/full`) is ignored: the exit code still tells the outcome.
     static func write(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        let bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Foundation.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            offset += n
+        }
     }
 }
 
