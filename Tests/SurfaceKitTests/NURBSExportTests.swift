@@ -209,6 +209,21 @@ private func gridWithHole(seed: UInt64) throws -> MeshTransform {
         #expect(!patches.isExact)
     }
 
+    @Test func nonManifoldVertexIsPinnedAndApproximatedAround() throws {
+        // Two 2 × 2 grids sharing one corner vertex only (faces meeting at a point).
+        let a = jitteredGrid(rows: 2, columns: 2, seed: 24), b = jitteredGrid(rows: 2, columns: 2, seed: 25)
+        // b's vertex 0 is a's vertex 8 (its bottom-right corner).
+        let shift = a.vertices.count - 1
+        func mapped(_ v: Int) -> Int { v == 0 ? 8 : v + shift }
+        let vertices = a.vertices + b.vertices.dropFirst().map { MeshVertex(from: $0.from + 1, to: $0.to + SIMD3(1, 1, 0)) }
+        let faces = a.faces + b.faces.map { f in MeshFace(indices: SIMD4((0..<4).map { mapped(f.indices[$0]) }), weights: f.weights) }
+        let m = try MeshTransform(vertices: vertices, faces: faces, depthNormalization: .average)
+        let patches = try checkPerFace(m)
+        let shared = try #require(patches.evaluate(face: 3, u: 1, v: 1))
+        let scale = SIMD3(layerSize.x, layerSize.y, (layerSize.x + layerSize.y) / 2)
+        #expect(distance(shared, a.vertices[8].to * scale) <= 1e-9, "the non-manifold vertex is interpolated")
+    }
+
     @Test func approximatedPatchesAtAVertexMeetAlongTheirEdges() throws {
         // Faces around the valence-5 centre share edges from the centre: both sides fit the same
         // curve, so the points along a shared edge agree to rounding.
