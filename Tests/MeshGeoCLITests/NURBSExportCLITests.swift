@@ -36,7 +36,8 @@ import Testing
         try Self.grid(dir)
         let result = try dir.run(["export", "grid.json", "-o", "grid.IGES"])
         #expect(result.status == 0, "\(result.err)")
-        let lines = String(decoding: try dir.read("grid.IGES"), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        let lines = String(decoding: try dir.read("grid.IGES"), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .dropLast()
         #expect(lines.allSatisfy { $0.count == 80 })
         let sections = lines.map { $0[$0.index($0.startIndex, offsetBy: 72)] }
         #expect(String(sections).range(of: #"^S+G+D+P+T$"#, options: .regularExpression) != nil, "\(String(sections))")

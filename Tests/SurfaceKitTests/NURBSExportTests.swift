@@ -135,7 +135,9 @@ private func gridWithHole(seed: UInt64) throws -> MeshTransform {
         // from face 0's, so no single (u, v) layout covers both; per-face patches remain exact.
         var parts = jitteredGrid(rows: 1, columns: 2, seed: 14)
         let f = parts.faces[1]
-        parts.faces[1] = MeshFace(indices: SIMD4(f.indices[1], f.indices[2], f.indices[3], f.indices[0]), weights: SIMD4(f.weights[1], f.weights[2], f.weights[3], f.weights[0]))
+        parts.faces[1] = MeshFace(
+            indices: SIMD4(f.indices[1], f.indices[2], f.indices[3], f.indices[0]),
+            weights: SIMD4(f.weights[1], f.weights[2], f.weights[3], f.weights[0]))
         let m = try mesh(parts)
         let patches = try m.nurbsPatches(size: layerSize)
         #expect(patches.layout == .perFace && patches.isExact && patches.surfaces.count == 2)
@@ -163,7 +165,9 @@ private func gridWithHole(seed: UInt64) throws -> MeshTransform {
         let reference = try limitPoints(m, steps: s, size: layerSize)
         for f in 0..<m.faces.count {
             let own = patches.surfaces.filter { $0.face == f }
-            let area = own.reduce(0.0) { $0 + ($1.domainU.upperBound - $1.domainU.lowerBound) * ($1.domainV.upperBound - $1.domainV.lowerBound) }
+            let area = own.reduce(0.0) {
+                $0 + ($1.domainU.upperBound - $1.domainU.lowerBound) * ($1.domainV.upperBound - $1.domainV.lowerBound)
+            }
             #expect(abs(area - 1) <= 1e-12, "face \(f) patches cover \(area)")
             let regular = (0..<4).allSatisfy { k in
                 switch kinds[m.faces[f].indices[k]] {

@@ -50,7 +50,9 @@ private func readWithOpenCASCADE(_ bytes: [UInt8], name: String, perUnit: Int) t
     _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", packageRoot().appendingPathComponent("scripts/occ_evaluate.py").path, file.path, "\(perUnit)", result.path]
+    process.arguments = [
+        "python3", packageRoot().appendingPathComponent("scripts/occ_evaluate.py").path, file.path, "\(perUnit)", result.path,
+    ]
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = FileHandle.nullDevice
     process.standardError = try FileHandle(forWritingTo: log)
@@ -63,7 +65,10 @@ private func readWithOpenCASCADE(_ bytes: [UInt8], name: String, perUnit: Int) t
     let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: result)) as? [String: Any])
     let messages = try #require(json["messages"] as? [String])
     let faces = try #require(json["faces"] as? [[String: Any]]).map { face in
-        (bounds: (face["bounds"] as? [[Double]]) ?? [], corner: (face["corner"] as? [Double]) ?? [], points: (face["points"] as? [[Double]]) ?? [])
+        (
+            bounds: (face["bounds"] as? [[Double]]) ?? [], corner: (face["corner"] as? [Double]) ?? [],
+            points: (face["points"] as? [[Double]]) ?? []
+        )
     }
     return ReadBack(messages: messages, faces: faces)
 }
@@ -151,7 +156,9 @@ private func distance(_ a: Point3D, _ b: Point3D) -> Double { ((a - b) * (a - b)
             #expect(matched.count == patches.surfaces.count, "\(file): \(matched.count) of \(patches.surfaces.count) surfaces read back")
             // Every dyadic parameter of every face was evaluated.
             #expect(covered.count == (n + 1) * (n + 1) * mesh.faces.count, "\(file): \(covered.count) parameters compared")
-            print("\(file): \(patches.surfaces.count) surfaces, \(compared) points, exact worst \(worstExact), approximated worst \(worstApproximated) (tolerance \(patches.tolerance))")
+            print(
+                "\(file): \(patches.surfaces.count) surfaces, \(compared) points, exact worst \(worstExact), approximated worst \(worstApproximated) (tolerance \(patches.tolerance))"
+            )
         }
     }
 
@@ -169,7 +176,8 @@ private func distance(_ a: Point3D, _ b: Point3D) -> Double { ((a - b) * (a - b)
         let order = Array(parts.vertices.indices).shuffled(using: &rng)
         var newIndex = [Int](repeating: 0, count: order.count)
         for (new, old) in order.enumerated() { newIndex[old] = new }
-        let faces = parts.faces.reversed().map { f in MeshFace(indices: SIMD4((0..<4).map { newIndex[f.indices[$0]] }), weights: f.weights) }
+        let faces = parts.faces.reversed().map { f in MeshFace(indices: SIMD4((0..<4).map { newIndex[f.indices[$0]] }), weights: f.weights)
+        }
         let mesh = try MeshTransform(vertices: order.map { parts.vertices[$0] }, faces: faces, depthNormalization: .min)
         try check(mesh, label: "renumbered")
     }

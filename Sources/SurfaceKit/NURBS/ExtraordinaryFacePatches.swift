@@ -69,7 +69,8 @@ struct ExtraordinaryFacePatches {
             for q in 0..<4 {
                 let (u0, v0) = origins[q]
                 if let uniform = child.regularControl(ofFace: q) {
-                    let net = HomogeneousNet.bezier(uniform: uniform.map { HomogeneousNet.points($0, scale: pointScale) }, u0: u0, v0: v0, size: h)
+                    let net = HomogeneousNet.bezier(
+                        uniform: uniform.map { HomogeneousNet.points($0, scale: pointScale) }, u0: u0, v0: v0, size: h)
                     result.append(try surface(net, face: f, exact: true, deviation: 0))
                     continue
                 }

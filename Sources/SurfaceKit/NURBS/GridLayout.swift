@@ -54,7 +54,9 @@ struct GridLayout: Hashable, Sendable {
                 }
                 guard usedFaces.insert(face).inserted else { return nil }
                 faces[i * columns + j] = face
-                let slots = [i * (columns + 1) + j, i * (columns + 1) + j + 1, (i + 1) * (columns + 1) + j + 1, (i + 1) * (columns + 1) + j]
+                let slots = [
+                    i * (columns + 1) + j, i * (columns + 1) + j + 1, (i + 1) * (columns + 1) + j + 1, (i + 1) * (columns + 1) + j,
+                ]
                 for k in 0..<4 {
                     let v = corner(face, k)
                     if vertices[slots[k]] < 0 {

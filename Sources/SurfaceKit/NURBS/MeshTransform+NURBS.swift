@@ -30,9 +30,12 @@ public extension MeshTransform {
         if let grid = GridLayout(level: topology.level) {
             let net = ClampedGridSurface.net(layout: grid, control: control.map { HomogeneousNet.points($0, scale: scale) })
             guard let surface = net.surface(face: nil, exact: true, deviation: 0) else {
-                throw MeshError(.limitExceeded, path: "vertices", "the surface has no rational B-spline form in the range of doubles (extreme weights or coordinates)")
+                throw MeshError(
+                    .limitExceeded, path: "vertices",
+                    "the surface has no rational B-spline form in the range of doubles (extreme weights or coordinates)")
             }
-            return NURBSPatches(surfaces: [surface], layout: .grid(rows: grid.rows, columns: grid.columns, faces: grid.faces), tolerance: tolerance)
+            return NURBSPatches(
+                surfaces: [surface], layout: .grid(rows: grid.rows, columns: grid.columns, faces: grid.faces), tolerance: tolerance)
         }
         let faceSurfaces = FaceSurfaces(topology: topology)
         let local = ExtraordinaryFacePatches(topology: topology, control: control, pointScale: scale, tolerance: tolerance)
@@ -41,7 +44,8 @@ public extension MeshTransform {
         var surfaces: [NURBSSurface] = []
         for f in 0..<faces.count {
             if let patch = faceSurfaces.patch(ofFace: f, control: control) {
-                let net = HomogeneousNet.bezier(uniform: patch.control.map { HomogeneousNet.points($0, scale: scale) }, u0: 0, v0: 0, size: 1)
+                let net = HomogeneousNet.bezier(
+                    uniform: patch.control.map { HomogeneousNet.points($0, scale: scale) }, u0: 0, v0: 0, size: 1)
                 surfaces.append(try local.surface(net, face: f, exact: true, deviation: 0))
             } else {
                 surfaces += try local.patches(face: f, levels: levels)

@@ -46,8 +46,10 @@ struct IGESWriter {
 
     mutating func write(_ patches: NURBSPatches, info: CADFileInfo) {
         let name = CADNumber.asciiName(info.name), fileName = CADNumber.asciiName(info.fileName)
-        let start = ["Rational bicubic B-spline surfaces of the mesh transform \(name), written by meshgeo.",
-                     "Lengths are layer points, written as millimetres (1 point = 1 mm in this file)."]
+        let start = [
+            "Rational bicubic B-spline surfaces of the mesh transform \(name), written by meshgeo.",
+            "Lengths are layer points, written as millimetres (1 point = 1 mm in this file).",
+        ]
         var sLines: [String] = []
         for text in start {
             var rest = Substring(text)
@@ -82,7 +84,8 @@ struct IGESWriter {
         for (k, line) in gLines.enumerated() { lines.append(IGESWriter.record(line, section: "G", sequence: k + 1)) }
         for (k, line) in dLines.enumerated() { lines.append(IGESWriter.record(line, section: "D", sequence: k + 1)) }
         for (k, line) in pLines.enumerated() { lines.append(IGESWriter.record(line, section: "P", sequence: k + 1)) }
-        let counts = "S" + IGESWriter.rightAligned(sLines.count, 7) + "G" + IGESWriter.rightAligned(gLines.count, 7)
+        let counts =
+            "S" + IGESWriter.rightAligned(sLines.count, 7) + "G" + IGESWriter.rightAligned(gLines.count, 7)
             + "D" + IGESWriter.rightAligned(dLines.count, 7) + "P" + IGESWriter.rightAligned(pLines.count, 7)
         lines.append(IGESWriter.record(counts, section: "T", sequence: 1))
     }

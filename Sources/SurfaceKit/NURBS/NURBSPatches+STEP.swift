@@ -49,7 +49,8 @@ struct STEPWriter {
         let length = add("(LENGTH_UNIT()NAMED_UNIT(*)SI_UNIT(.MILLI.,.METRE.))")
         let angle = add("(NAMED_UNIT(*)PLANE_ANGLE_UNIT()SI_UNIT($,.RADIAN.))")
         let solidAngle = add("(NAMED_UNIT(*)SI_UNIT($,.STERADIAN.)SOLID_ANGLE_UNIT())")
-        let uncertainty = add("UNCERTAINTY_MEASURE_WITH_UNIT(LENGTH_MEASURE(1.0E-07),\(length),'distance_accuracy_value','confusion accuracy')")
+        let uncertainty = add(
+            "UNCERTAINTY_MEASURE_WITH_UNIT(LENGTH_MEASURE(1.0E-07),\(length),'distance_accuracy_value','confusion accuracy')")
         let representationContext = add(
             "(GEOMETRIC_REPRESENTATION_CONTEXT(3)GLOBAL_UNCERTAINTY_ASSIGNED_CONTEXT((\(uncertainty)))"
                 + "GLOBAL_UNIT_ASSIGNED_CONTEXT((\(length),\(angle),\(solidAngle)))REPRESENTATION_CONTEXT('',''))")
@@ -65,7 +66,8 @@ struct STEPWriter {
         _ = add("SHAPE_DEFINITION_REPRESENTATION(\(shape),\(representation))")
 
         text = "ISO-10303-21;\nHEADER;\n"
-        text += "FILE_DESCRIPTION(('rational bicubic B-spline surfaces of a mesh transform','lengths in layer points, 1 point written as 1 mm'),'2;1');\n"
+        text +=
+            "FILE_DESCRIPTION(('rational bicubic B-spline surfaces of a mesh transform','lengths in layer points, 1 point written as 1 mm'),'2;1');\n"
         text += "FILE_NAME(\(STEPWriter.string(info.fileName)),'\(CADFileInfo.timestamp)',(''),(''),'meshgeo','meshgeo','');\n"
         text += "FILE_SCHEMA(('AUTOMOTIVE_DESIGN { 1 0 10303 214 1 1 1 1 }'));\nENDSEC;\nDATA;\n"
         for (k, entity) in data.enumerated() { text += "#\(k + 1)=\(entity);\n" }
@@ -82,7 +84,8 @@ struct STEPWriter {
         return add(
             "(BOUNDED_CURVE()B_SPLINE_CURVE(3,\(STEPWriter.list(points)),.UNSPECIFIED.,.F.,.F.)"
                 + "B_SPLINE_CURVE_WITH_KNOTS(\(STEPWriter.list(multiplicities.map(String.init))),\(STEPWriter.list(values.map(CADNumber.real))),.UNSPECIFIED.)"
-                + "CURVE()GEOMETRIC_REPRESENTATION_ITEM()RATIONAL_B_SPLINE_CURVE(\(STEPWriter.list(weights.map(CADNumber.real))))REPRESENTATION_ITEM(''))")
+                + "CURVE()GEOMETRIC_REPRESENTATION_ITEM()RATIONAL_B_SPLINE_CURVE(\(STEPWriter.list(weights.map(CADNumber.real))))REPRESENTATION_ITEM(''))"
+        )
     }
 
     /// The surface and its face, bounded by the loop (u0,v0) → (u1,v0) → (u1,v1) → (u0,v1), which

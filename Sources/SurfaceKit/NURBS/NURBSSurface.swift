@@ -41,7 +41,10 @@ public struct NURBSSurface: Hashable, Sendable {
         guard countU >= 4, countV >= 4, knotsU.count == countU + 4, knotsV.count == countV + 4,
             controlPoints.count == countU * countV, weights.count == controlPoints.count
         else {
-            throw MeshError(.invalidValue, path: "", "a bicubic surface of \(countU) × \(countV) control points needs \(countU + 4) and \(countV + 4) knots and one weight per point")
+            throw MeshError(
+                .invalidValue, path: "",
+                "a bicubic surface of \(countU) × \(countV) control points needs \(countU + 4) and \(countV + 4) knots and one weight per point"
+            )
         }
         for knots in [knotsU, knotsV] {
             guard knots.allSatisfy(\.isFinite), zip(knots, knots.dropFirst()).allSatisfy({ $0 <= $1 }),
@@ -50,7 +53,8 @@ public struct NURBSSurface: Hashable, Sendable {
                 throw MeshError(.invalidValue, path: "", "knots must be finite, non-decreasing and span an interval")
             }
         }
-        guard weights.allSatisfy({ $0.isFinite && $0 > 0 }), controlPoints.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) else {
+        guard weights.allSatisfy({ $0.isFinite && $0 > 0 }), controlPoints.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite })
+        else {
             throw MeshError(.invalidValue, path: "", "control points must be finite and weights finite and above zero")
         }
         self.init(

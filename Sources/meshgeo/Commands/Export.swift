@@ -24,7 +24,8 @@ struct Export: ParsableCommand {
     @Option(help: "step or iges; by default the -o file's extension decides.")
     var format: Format?
 
-    @Option(help: "Largest distance in points between an approximated surface and the limit surface (default 0.001 × the larger layer side).")
+    @Option(
+        help: "Largest distance in points between an approximated surface and the limit surface (default 0.001 × the larger layer side).")
     var tolerance: Double?
 
     func validate() throws {
@@ -61,7 +62,9 @@ struct Export: ParsableCommand {
             let patches = try document.nurbsPatches(tolerance: tolerance)
             let format = try resolvedFormat()
             let fileName = output.output.flatMap { $0 == "-" ? nil : $0.split(separator: "/").last.map(String.init) }
-            let info = CADFileInfo(name: Export.modelName(input.input), fileName: fileName ?? Export.modelName(input.input) + (format == .step ? ".stp" : ".igs"))
+            let info = CADFileInfo(
+                name: Export.modelName(input.input),
+                fileName: fileName ?? Export.modelName(input.input) + (format == .step ? ".stp" : ".igs"))
             let bytes = format == .step ? patches.stepFile(info) : patches.igesFile(info)
             try OutputFile.write(bytes, to: output.output)
             StandardError.write(Export.summary(patches))
