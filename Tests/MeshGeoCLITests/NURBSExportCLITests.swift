@@ -22,6 +22,7 @@ import Testing
         #expect(text.contains("FILE_SCHEMA(('AUTOMOTIVE_DESIGN { 1 0 10303 214 1 1 1 1 }'));"))
         #expect(text.contains("PRODUCT('grid','grid',"))
         #expect(text.contains("SI_UNIT(.MILLI.,.METRE.)"))
+        #expect(text.contains("ADVANCED_FACE('grid',"))
         // One surface, 6 × 5 control points (columns + 3 by rows + 3), with its clamped knots.
         #expect(text.components(separatedBy: "RATIONAL_B_SPLINE_SURFACE(").count == 2)
         #expect(text.contains("B_SPLINE_SURFACE_WITH_KNOTS((4,1,1,4),(4,1,4),(0.0,1.0,2.0,3.0),(0.0,1.0,2.0),.UNSPECIFIED.)"))
@@ -49,6 +50,8 @@ import Testing
         }
         // One entity 128 (two directory lines), its parameters starting with the counts and degrees.
         #expect(counts["D"] == 2)
+        let directory = try #require(lines.firstIndex { $0.dropFirst(72).hasPrefix("D") })
+        #expect(lines[directory + 1].hasPrefix("     128       0       0      18       0                    GRID       0D"))
         let firstParameters = try #require(lines.first { $0.dropFirst(72).hasPrefix("P") })
         #expect(firstParameters.hasPrefix("128,5,4,3,3,0,0,0,0,0,"))
         let global = lines.filter { $0.dropFirst(72).hasPrefix("G") }.map { $0.prefix(72) }.joined()

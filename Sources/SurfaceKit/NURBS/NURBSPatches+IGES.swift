@@ -76,7 +76,10 @@ struct IGESWriter {
                 pLines.append(IGESWriter.pad(text, 64) + " " + IGESWriter.rightAligned(directory, 7))
             }
             let fields1 = ["128", "\(first)", "0", "0", "0", "0", "0", "0", "00000000"]
-            let fields2 = ["128", "0", "0", "\(parameters.count)", "0", "", "", "NURBS", "\(index + 1)"]
+            // Entity label and subscript: FACE and the control face's index (GRID 0 for a grid).
+            let fields2 = [
+                "128", "0", "0", "\(parameters.count)", "0", "", "", surface.face == nil ? "GRID" : "FACE", "\(surface.face ?? 0)",
+            ]
             dLines.append(fields1.map { IGESWriter.rightAligned($0, 8) }.joined())
             dLines.append(fields2.map { IGESWriter.rightAligned($0, 8) }.joined())
         }

@@ -88,10 +88,13 @@ struct STEPWriter {
         )
     }
 
-    /// The surface and its face, bounded by the loop (u0,v0) → (u1,v0) → (u1,v1) → (u0,v1), which
+    /// The surface and its face, named `face N` after its control face (`grid` for a grid's one
+    /// surface) and bounded by the loop (u0,v0) → (u1,v0) → (u1,v1) → (u0,v1), which
     /// runs counter-clockwise about the normal Su × Sv.
     mutating func face(_ s: NURBSSurface) -> String {
         let nu = s.countU, nv = s.countV
+        // The control face a surface belongs to, for readers that map it back.
+        let label = STEPWriter.string(s.face.map { "face \($0)" } ?? "grid")
         let points = s.controlPoints.map { point($0) }
         // STEP lists control points with the u index outermost.
         let grid = (0..<nu).map { j in STEPWriter.list((0..<nv).map { i in points[i * nu + j] }) }
@@ -102,7 +105,8 @@ struct STEPWriter {
             "(BOUNDED_SURFACE()B_SPLINE_SURFACE(3,3,\(STEPWriter.list(grid)),.UNSPECIFIED.,.F.,.F.,.F.)"
                 + "B_SPLINE_SURFACE_WITH_KNOTS(\(STEPWriter.list(uMultiplicities.map(String.init))),\(STEPWriter.list(vMultiplicities.map(String.init))),"
                 + "\(STEPWriter.list(uValues.map(CADNumber.real))),\(STEPWriter.list(vValues.map(CADNumber.real))),.UNSPECIFIED.)"
-                + "GEOMETRIC_REPRESENTATION_ITEM()RATIONAL_B_SPLINE_SURFACE(\(STEPWriter.list(weights)))REPRESENTATION_ITEM('')SURFACE())")
+                + "GEOMETRIC_REPRESENTATION_ITEM()RATIONAL_B_SPLINE_SURFACE(\(STEPWriter.list(weights)))REPRESENTATION_ITEM(\(label))SURFACE())"
+        )
         func row(_ i: Int) -> [Int] { (0..<nu).map { i * nu + $0 } }
         func column(_ j: Int) -> [Int] { (0..<nv).map { $0 * nu + j } }
         let corners = [0, nu - 1, nv * nu - 1, (nv - 1) * nu].map { add("VERTEX_POINT('',\(points[$0]))") }
@@ -119,6 +123,6 @@ struct STEPWriter {
         }
         let loop = add("EDGE_LOOP('',\(STEPWriter.list(edges)))")
         let bound = add("FACE_OUTER_BOUND('',\(loop),.T.)")
-        return add("ADVANCED_FACE('',(\(bound)),\(surface),.T.)")
+        return add("ADVANCED_FACE(\(label),(\(bound)),\(surface),.T.)")
     }
 }
