@@ -199,6 +199,17 @@ private func gridWithHole(seed: UInt64) throws -> MeshTransform {
         }
     }
 
+    @Test func closedCubeWithEveryCornerOfValenceThreeStaysWithinTheTolerance() throws {
+        let corners: [SIMD3<Double>] = [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1]]
+        let vertices = corners.map { MeshVertex(from: SIMD2($0.x, $0.y), to: 0.5 * $0 + SIMD3(0.25, 0.25, 0)) }
+        let faces = [[0, 3, 2, 1], [4, 5, 6, 7], [0, 1, 5, 4], [1, 2, 6, 5], [2, 3, 7, 6], [3, 0, 4, 7]].map {
+            MeshFace($0[0], $0[1], $0[2], $0[3], weights: SIMD4(1, 2, 1, 0.5))
+        }
+        let patches = try checkPerFace(try MeshTransform(vertices: vertices, faces: faces, depthNormalization: .min))
+        // Four approximated corner sub-faces per face, each face refined alike.
+        #expect(patches.surfaces.filter { !$0.isExact }.count == 24)
+    }
+
     @Test func aTighterToleranceRefinesDeeperAndStaysWithinIt() throws {
         let m = try mesh(fan(sectors: 5, size: 1, seed: 21))
         let coarse = try checkPerFace(m, tolerance: 1)
