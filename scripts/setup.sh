@@ -20,10 +20,16 @@ fi
 # PyPI's gmsh wheel embeds it, with the X and OpenGL client libraries as its only system needs.
 if ! python3 -c "import gmsh" >/dev/null 2>&1; then
   echo "setup: installing gmsh (OpenCASCADE reader for the tests)" >&2
-  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "gmsh==4.15.2"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  if ! python3 -m pip --version >/dev/null 2>&1; then
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3 python3-pip >/dev/null
+  fi
+  pip_install=(python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "gmsh==4.15.2")
+  # A Debian-managed Python refuses installs outside a virtual environment unless told otherwise.
+  "${pip_install[@]}" 2>/dev/null || "${pip_install[@]}" --break-system-packages
   if ! python3 -c "import gmsh" >/dev/null 2>&1; then
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libglu1-mesa libgl1 libxrender1 libxcursor1 \
       libxft2 libxinerama1 libgomp1 libfontconfig1 >/dev/null
