@@ -7,7 +7,7 @@ public extension MeshTransform {
     ///   an extraordinary or non-manifold vertex is refined locally, its regular sub-faces become
     ///   exact surfaces and the sub-faces at the vertex bicubic approximations within `tolerance`
     ///   (points; default 0.001 × the larger side), refined up to
-    ///   ``ExtraordinaryFacePatches/maximumLevel`` levels. ``NURBSPatches/maximumDeviation``
+    ///   10 levels (a sub-face 1/1024 of its face across). ``NURBSPatches/maximumDeviation``
     ///   reports the largest deviation found.
     ///
     /// Throws `.invalidValue` for a mesh without faces, a size or tolerance that is not a finite
