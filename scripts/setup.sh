@@ -31,3 +31,24 @@ if ! python3 -c "import pygltflib" >/dev/null 2>&1; then
   python3 -m pip install --quiet --user pygltflib 2>/dev/null \
     || python3 -m pip install --quiet --user --break-system-packages pygltflib
 fi
+
+# OpenCASCADE for the NURBS export's reader test (Tests/SurfaceKitTests/NURBSReaderTests.swift):
+# PyPI's gmsh wheel embeds it, with the X and OpenGL client libraries as its only system needs.
+if ! python3 -c "import gmsh" >/dev/null 2>&1; then
+  echo "setup: installing gmsh (OpenCASCADE reader for the tests)" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  if ! python3 -m pip --version >/dev/null 2>&1; then
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3 python3-pip >/dev/null
+  fi
+  pip_install=(python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "gmsh==4.15.2")
+  # A Debian-managed Python refuses installs outside a virtual environment unless told otherwise.
+  "${pip_install[@]}" 2>/dev/null || "${pip_install[@]}" --break-system-packages
+  if ! python3 -c "import gmsh" >/dev/null 2>&1; then
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libglu1-mesa libgl1 libxrender1 libxcursor1 \
+      libxft2 libxinerama1 libgomp1 libfontconfig1 >/dev/null
+    python3 -c "import gmsh"
+  fi
+fi
