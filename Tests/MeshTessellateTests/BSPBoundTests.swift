@@ -50,7 +50,7 @@ import Testing
 
         // The plane the sort now uses passes through all three corners to within the tolerance.
         let plane = try #require(ScreenBSP.plane(of: 1, pool: pool, minimumNormal: 1e-24 * size * size))
-        for corner in sliver { #expect(abs((plane.normal * corner).sum() + plane.offset) <= onPlane) }
+        for corner in sliver { #expect(abs((plane.normal * (corner - plane.origin)).sum()) <= onPlane) }
     }
 
     @Test func sliverAloneMakesOneNode() throws {
