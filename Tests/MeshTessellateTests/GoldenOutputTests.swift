@@ -52,7 +52,7 @@ import Testing
             h.add(exact != nil)
             h.add(exact ?? [])
         }
-        let (sorted, statistics) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp, space: .screen)
+        let (sorted, statistics) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact, space: .screen)
         result["sorted"] = GoldenHash.of { h in
             h.add(sorted)
             h.add(statistics.outputTriangles)
@@ -69,7 +69,7 @@ import Testing
     /// cycle), without the ranked fast path.
     static func referenceMesh(_ mesh: TriangleMesh, geometry: LayerGeometry) throws -> TriangleMesh {
         var pool = try SortPool(clipping: mesh, geometry: geometry)
-        let occlusions = try #require(ScreenPairs.occlusions(screen: pool.screen, triangles: pool.triangles, limit: 1 << 26))
+        let occlusions = try #require(PairOcclusion.occlusions(screen: pool.screen, triangles: pool.triangles, limit: 1 << 26))
         let graph = OcclusionGraph(count: pool.triangles.count, back: occlusions.back, front: occlusions.front)
         let (component, members) = graph.cyclicComponents()
         var drawn: [[Int32]] = []

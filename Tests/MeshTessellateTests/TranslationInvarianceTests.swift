@@ -65,13 +65,13 @@ import Testing
     /// the scene where it was.
     private func expectDrawnRightWhenMoved(_ scene: TriangleMesh, _ label: String) throws {
         let reference = S.projected(scene, geometry: S.flat)
-        let (atOrigin, _) = try PainterSorter.sorted(mesh: scene, geometry: S.flat, mode: .bsp)
+        let (atOrigin, _) = try PainterSorter.sorted(mesh: scene, geometry: S.flat, mode: .exact)
         let base = S.compare(drawn: S.triangles(of: atOrigin), reference: reference, resolution: 200)
         #expect(base.mismatches == 0 && base.checked > 1_000, "\(label) at the origin")
         for offset in Self.offsets {
             // The layer's anchor is the centre of its 100-point square: with the identity transform
             // screen coordinates are the points' own, whatever the offset.
-            let (sorted, _) = try PainterSorter.sorted(mesh: Self.moved(scene, by: offset), geometry: S.flat, mode: .bsp)
+            let (sorted, _) = try PainterSorter.sorted(mesh: Self.moved(scene, by: offset), geometry: S.flat, mode: .exact)
             let back = Self.moved(sorted, by: -offset)
             let check = S.compare(
                 drawn: S.triangles(of: back), reference: reference, resolution: 200, margin: 1, depthTolerance: .infinity)

@@ -116,7 +116,7 @@ extension DepthRankedOrder {
                     }
                     let si = ei.slot, sj = ej.slot
                     let signs: (Double, Double) = (ei.negative ? -1 : 1, ej.negative ? -1 : 1)
-                    let relation = ScreenPairs.relation(ti, tj, s, signs: signs)
+                    let relation = PairOcclusion.relation(ti, tj, s, signs: signs)
                     if relation == .apart { continue }
                     if relation == .crossing { return false }
                     if let (back, front) = relation.backAndFront(si, sj) {
@@ -166,7 +166,7 @@ extension DepthRankedOrder {
                             // in depth at a corner, the lower one's top the other's bottom (as the
                             // depth filter below finds); neighbours at a corner around which the
                             // triangles wind once (apart, see `simpleCornerMask`); and neighbours on
-                            // the two sides of their edge (`ScreenPairs.relation` says apart too).
+                            // the two sides of their edge (`PairOcclusion.relation` says apart too).
                             if ei.topIsBottom(of: ej) || ei.sharesSimpleCorner(with: ej) { continue }
                             if ei.acrossAnEdge(from: ej) { continue }
                             batch[batchCount] = SIMD2(Int32(truncatingIfNeeded: p), Int32(truncatingIfNeeded: q))

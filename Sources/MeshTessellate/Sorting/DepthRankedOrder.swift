@@ -8,7 +8,7 @@ import SurfaceKit
 /// in the order "p before q" where they overlap on screen, and ranking by least depth (zmin, ties in
 /// index order) already puts p first: zmin(p) ≤ zmax(p) < zmin(q). So the rank order is a valid
 /// painter's order as soon as every pair whose depth ranges overlap and whose screen images overlap
-/// is ordered back to front by it too, which the exact pair test (`ScreenPairs.relation`) checks.
+/// is ordered back to front by it too, which the exact pair test (`PairOcclusion.relation`) checks.
 /// When one such pair is the other way round (or crosses in 3D), the rank order is wrong and the
 /// caller takes the general path: every overlapping pair ordered and cycles split.
 ///
@@ -16,7 +16,7 @@ import SurfaceKit
 /// of the tilted ripple's 924,226 overlapping pairs at steps 3 only about 8,700 need the test (mostly
 /// neighbours along the fold lines), and none is the wrong way round.
 ///
-/// Only the triangles `ScreenCoverage` keeps can overlap anything; the others keep their places in
+/// Only the triangles `OverlapCandidates` keeps can overlap anything; the others keep their places in
 /// the input order, and the candidates fill their own places in rank order.
 enum DepthRankedOrder {
     struct Outcome {
@@ -63,10 +63,10 @@ enum DepthRankedOrder {
         let turns = turnScratch.buffer(of: UInt8.self, count: s.count)
         // The sign of each triangle's screen area; 0 for those that cover none (edge-on, or not
         // finite), which take part in no pair.
-        let sign = ScreenPairs.screenSigns(screen: s, triangles: tris, uncertain: turns)
+        let sign = ScreenOrientation.signs(screen: s, triangles: tris, uncertain: turns)
         // The touch tolerance's scale: the extent of R, which is the extent of everything covered.
         let candidates = sign.withUnsafeBufferPointer { sign in
-            ScreenCoverage.find(screen: s, triangles: tris, signs: sign, scale: nil, topology: topology)
+            OverlapCandidates.find(screen: s, triangles: tris, signs: sign, scale: nil, topology: topology)
         }
         guard let candidates else { return nil }
         let list = candidates.triangles
@@ -119,7 +119,7 @@ enum DepthRankedOrder {
                                     box: SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy)),
                                     depth: SIMD2(zmin, Float.roundedUp(max(a.z, b.z, c.z))), first: .zero,
                                     slot: Int32(truncatingIfNeeded: slot), triangle: tri, depths: SIMD3(a.z, b.z, c.z), sign: sign[t],
-                                    certain: ScreenPairs.screenArea(a, b, c).certain)
+                                    certain: ScreenOrientation.area(a, b, c).certain)
                                 keyBase.base[slot] = RadixSort.orderedBits(zmin)
                                 lo = SIMD2(min(lo.x, mnx), min(lo.y, mny))
                                 hi = SIMD2(max(hi.x, mxx), max(hi.y, mxy))
@@ -387,7 +387,7 @@ enum DepthRankedOrder {
     /// `Entry.corners`, from `turns`:
     /// whether the candidates' angles at each vertex cover the direction +x once (bit 0) or more
     /// often (bit 1, also set for the vertices of R and the corners of every triangle whose sign
-    /// the rounding may have got wrong, `screenSigns(…, uncertain:)`).
+    /// the rounding may have got wrong, `ScreenOrientation.signs(…, uncertain:)`).
     ///
     /// The argument needs each triangle at v to be run the way it truly turns: a sliver whose
     /// rounded area has the wrong sign would let v's runs cancel while two of its neighbours
@@ -398,7 +398,7 @@ enum DepthRankedOrder {
     /// how often their angles at v hold the direction +x (each angle below π, half-open by the y
     /// comparisons, so a side along +x counts once). When all of them are candidates, that count is
     /// what `turns[v]` marks. When one of them is not, it is covered once and R does not touch it
-    /// (`ScreenCoverage`), so near v nothing is covered more than once and k = 1 too. So when
+    /// (`OverlapCandidates`), so near v nothing is covered more than once and k = 1 too. So when
     /// `turns[v]` has no bit 1, k = 1: the angles at v do not overlap, and each triangle lies in its angle,
     /// so two triangles with the corner v are apart on screen. The sweep then skips such pairs
     /// without the exact test, which says apart for them too (W3: 487,000 tests → about 65,000).
@@ -418,7 +418,7 @@ enum DepthRankedOrder {
         /// The corners, and in w: bits 0–2 the corners around which the triangles wind once (see
         /// `simpleCornerMask`), bits 3–4 the corner of least depth, bits 5–6 the corner of greatest
         /// depth (the first of equal ones), bit 7 a negative screen-area sign, bit 8 a sign the
-        /// rounding may have got wrong (`ScreenPairs.screenArea`).
+        /// rounding may have got wrong (`ScreenOrientation.area`).
         var corners = SIMD4<Int32>.zero
 
         init(
@@ -441,12 +441,12 @@ enum DepthRankedOrder {
         var negative: Bool { corners.w & (1 << 7) != 0 }
 
         /// Whether this and `other` are neighbours on the two sides of an edge: their signs, both
-        /// exact, the same, and the edge run opposite ways (then `ScreenPairs.relation` finds them
+        /// exact, the same, and the edge run opposite ways (then `PairOcclusion.relation` finds them
         /// apart too).
         @inline(__always)
         func acrossAnEdge(from other: Entry) -> Bool {
             (corners.w | other.corners.w) & (1 << 8) == 0 && negative == other.negative
-                && ScreenPairs.runOppositeAlongAnEdge(triangle, other.triangle)
+                && PairOcclusion.runOppositeAlongAnEdge(triangle, other.triangle)
         }
 
         /// Whether this one's corner of greatest depth is `later`'s corner of least depth: then no

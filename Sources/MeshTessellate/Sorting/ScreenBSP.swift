@@ -213,7 +213,7 @@ extension ScreenBSP {
             if sa >= 0 { positive.append(a) }
             if sa <= 0 { negative.append(a) }
             if sa * sb < 0 {
-                let ga = pool.w(Int(a)) * f[k], gb = pool.w(Int(b)) * f[(k + 1) % 3]
+                let ga = pool.homogeneousW(ofVertex: Int(a)) * f[k], gb = pool.homogeneousW(ofVertex: Int(b)) * f[(k + 1) % 3]
                 let v = try pool.interpolatedVertex(a, b, t: ga / (ga - gb))
                 positive.append(v)
                 negative.append(v)

@@ -19,7 +19,7 @@ import SurfaceKit
 ///
 /// For a tessellated surface R is small (border and fold lines), so this costs a pass over the
 /// edges and one over the triangles; when R is large (a soup) it gives up and keeps everything.
-enum ScreenCoverage {
+enum OverlapCandidates {
     /// The triangles that may overlap another, ascending; nil when the test would cost more than it
     /// can save. `signs` are the screen-area signs, 0 for triangles that cover no area (never
     /// candidates); every index in `triangles` must be below `screen.count`. `scale` sets the touch
@@ -625,7 +625,7 @@ enum ScreenCoverage {
                     i += 1
                 }
                 // A run from a vertex to itself bounds nothing (its triangle has no area: sign 0 from
-                // `screenSigns`; `SortTopology` leaves such sides out too).
+                // `ScreenOrientation.signs`; `SortTopology` leaves such sides out too).
                 if net != 0, Int(other) != v { residual.append((min(Int32(v), Int32(other)), max(Int32(v), Int32(other)), net)) }
             }
         }

@@ -3,7 +3,7 @@ import SurfaceKit
 /// The occlusion relation of the exact sort: for every pair of triangles whose screen images share
 /// interior points, which one is nearer (larger screen z) over the whole shared region, or that
 /// neither is (they cross in 3D inside it).
-struct ScreenOcclusions: Sendable {
+struct OcclusionPairs: Sendable {
     /// Edges of the occlusion graph: `back[k]` must be drawn before `front[k]`.
     var back: [Int32] = []
     var front: [Int32] = []
@@ -31,7 +31,7 @@ struct ScreenOcclusions: Sendable {
 /// the perspective divide). If d keeps one sign at all the polygon's corners it keeps it over the
 /// whole overlap, and that decides the pair; values within 1e-12 × the pair's size of zero count as
 /// zero (shared corners and edges give zero up to rounding).
-enum ScreenPairs {
+enum PairOcclusion {
     enum Relation {
         case apart, level, firstInFront, secondInFront, crossing
 
@@ -49,10 +49,10 @@ enum ScreenPairs {
 
     /// The occlusions of `triangles`, or nil when more than `limit` pairs overlap (the caller then
     /// falls back to a sort whose memory does not grow with the pairs).
-    /// Unless `screened` is false, triangles that `ScreenCoverage` finds overlap nothing are left out
+    /// Unless `screened` is false, triangles that `OverlapCandidates` finds overlap nothing are left out
     /// of the pair search first (the result is the same; tests compare both).
-    static func occlusions(screen: [Point3D], triangles: [SIMD3<Int32>], limit: Int, screened: Bool = true) -> ScreenOcclusions? {
-        let result = ScreenOcclusions()
+    static func occlusions(screen: [Point3D], triangles: [SIMD3<Int32>], limit: Int, screened: Bool = true) -> OcclusionPairs? {
+        let result = OcclusionPairs()
         let n = triangles.count
         guard n > 1 else { return result }
         // Triangles are numbered in Int32 below; beyond that the caller's fallback decides.
@@ -60,7 +60,7 @@ enum ScreenPairs {
 
         // The sign of each triangle's screen area; 0 for those that cover none (edge-on, or not
         // finite), which take part in no pair.
-        var sign = screenSigns(screen: screen, triangles: triangles)
+        var sign = ScreenOrientation.signs(screen: screen, triangles: triangles)
         var lo = SIMD2<Double>(.infinity, .infinity), hi = SIMD2<Double>(-.infinity, -.infinity)
         screen.withUnsafeBufferPointer { s in
             for t in 0..<n where sign[t] != 0 {
@@ -77,7 +77,7 @@ enum ScreenPairs {
             let candidates = screen.withUnsafeBufferPointer { s in
                 triangles.withUnsafeBufferPointer { tris in
                     sign.withUnsafeBufferPointer { sign in
-                        ScreenCoverage.candidateList(screen: s, triangles: tris, signs: sign, scale: max(hi.x - lo.x, hi.y - lo.y))
+                        OverlapCandidates.candidateList(screen: s, triangles: tris, signs: sign, scale: max(hi.x - lo.x, hi.y - lo.y))
                     }
                 }
             }
@@ -166,7 +166,7 @@ enum ScreenPairs {
                 }
             }
         }
-        let found: ScreenOcclusions? = screen.withUnsafeBufferPointer { s in
+        let found: OcclusionPairs? = screen.withUnsafeBufferPointer { s in
             triangles.withUnsafeBufferPointer { tris in
                 cellBoxes.withUnsafeBufferPointer { boxes in
                     diagonals.withUnsafeBufferPointer { diagonals in
@@ -174,7 +174,7 @@ enum ScreenPairs {
                             ranges.withUnsafeBufferPointer { ranges in
                                 members.withUnsafeBufferPointer { members in
                                     start.withUnsafeBufferPointer { start in
-                                        var found = ScreenOcclusions()
+                                        var found = OcclusionPairs()
                                         // Overlap clusters, for the statistics (roots are cluster minima).
                                         var clusters = UnionFind(count: list.count)
                                         for cy in 0..<ny {

@@ -14,7 +14,7 @@ struct SortPool: Sendable {
     /// Screen positions; `.zero` for input vertices at or behind the eye (no triangle uses them).
     var screen: [Point3D]
     /// Homogeneous w of the vertices made by clip cuts and splits (vertex `originalVertexCount + k`
-    /// is `addedW[k]`); an input vertex's is computed when asked for (`w(_:)`), as only splits
+    /// is `addedW[k]`); an input vertex's is computed when asked for (`homogeneousW(ofVertex:)`), as only splits
     /// need it and a stored copy would be 8 bytes of fresh memory per vertex on every sort.
     var addedW: [Double]
     var triangles: [SIMD3<Int32>]
@@ -157,7 +157,7 @@ extension SortPool {
 
     /// Homogeneous w of vertex `i`, which turns screen-space parameters into points-space ones
     /// (above `LayerGeometry.clipW` for every vertex a triangle of the pool uses).
-    func w(_ i: Int) -> Double {
+    func homogeneousW(ofVertex i: Int) -> Double {
         i < originalVertexCount ? geometry.clipCoordinates(ofPoints: points[i]).w : addedW[i - originalVertexCount]
     }
 

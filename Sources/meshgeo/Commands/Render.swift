@@ -10,7 +10,7 @@ struct Render: ParsableCommand {
         abstract: "Draw a mesh transform: an SVG of its lit, sorted triangles or a PNG of its content mapped through it.",
         discussion: """
             The picture covers the layer's untransformed bounds at --scale pixels per point. SVG: one \
-            flat-shaded polygon per triangle in exact back-to-front order (--sort bsp unless given). \
+            flat-shaded polygon per triangle in exact back-to-front order (--sort exact unless given). \
             PNG: the texture (a checkerboard when none is given) stretched over the layer and mapped \
             through the mesh, perspective-correct, anti-aliased, lit, transparent outside the mesh, \
             composited back to front (--sort depth unless given). The format follows the -o file's \
@@ -42,8 +42,8 @@ struct Render: ParsableCommand {
     @Option(help: "The layer's opacity, 0 to 1; below 1 the draw order shows.")
     var opacity: Double = 1
 
-    @Option(help: "Draw order: none, depth or bsp (exact). Default: bsp for SVG, depth for PNG.")
-    var sort: PainterSort?
+    @Option(help: "Draw order: none, depth or exact (bsp is an older name for exact). Default: exact for SVG, depth for PNG.")
+    var sort: PainterSorter.Mode?
 
     @Flag(help: "SVG only: outline every triangle.")
     var wireframe = false
