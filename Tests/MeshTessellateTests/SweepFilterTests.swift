@@ -5,7 +5,7 @@ import Testing
 
 // The ranked order's sweep settles most pairs from the cells' copies alone, without the exact
 // test: pairs that share a corner around which the triangles wind once
-// (DepthRankedOrder.simpleCornerMask; such a pair is apart on screen), and pairs where the lower one's
+// (DepthRankedOrder.simpleCorners; such a pair is apart on screen), and pairs where the lower one's
 // corner of greatest depth is the other's corner of least depth. The count of turns is checked
 // here against fans built with a known winding, the skipping against scenes where a fan winds
 // twice (its pairs must still be tested) or once under a sheet (its pairs are apart), and the

@@ -27,7 +27,7 @@ enum ScreenOrientation {
             guard let base = sign.baseAddress else { return }
             // Each chunk writes only its own triangles' signs, so the chunks can run on all cores.
             let out = SharedMutableBuffer(base: base)
-            parallelChunks(n, minimumChunk: 65_536) { range in
+            parallelChunks(n, minimumChunk: SortParallelism.minimumChunk) { range in
                 for t in range {
                     let tri = tris[t]
                     let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
