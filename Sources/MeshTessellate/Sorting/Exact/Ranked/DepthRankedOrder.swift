@@ -103,41 +103,9 @@ enum DepthRankedOrder {
         // Atomically whenever there are parts: `parallelParts` reads the cores again, and a limit
         // changed in between (`BenchmarkRunner.withThreads`) must not run them unguarded.
         let atomically = parts > 1
-        typealias PartBounds = (lo: SIMD2<Double>, hi: SIMD2<Double>, extent: Double)
-        let partBounds: [PartBounds] = slots.withUnsafeMutableBufferPointer { slotsOut in
-            keys.withUnsafeMutableBufferPointer { keysOut in
-                list.withUnsafeBufferPointer { list in
-                    sign.withUnsafeBufferPointer { sign in
-                        // m ≥ 2 here, so both have storage.
-                        guard let slotStart = slotsOut.baseAddress, let keyStart = keysOut.baseAddress else { return [] }
-                        let (slotBase, keyBase) = (SharedMutableBuffer(base: slotStart), SharedMutableBuffer(base: keyStart))
-                        return parallelParts(parts) { part -> PartBounds in
-                            var lo = SIMD2<Double>(.infinity, .infinity), hi = SIMD2<Double>(-.infinity, -.infinity)
-                            var extent = 0.0
-                            for slot in m * part / parts..<m * (part + 1) / parts {
-                                let t = Int(list[slot])
-                                let tri = tris[t]
-                                let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
-                                let mnx = min(a.x, b.x, c.x), mny = min(a.y, b.y, c.y)
-                                let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
-                                let zmin = Float.roundedDown(min(a.z, b.z, c.z))
-                                countTurns(tri, sign: sign[t], a, b, c, into: turns, atomically: atomically)
-                                slotBase.base[slot] = Entry(
-                                    box: SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy)),
-                                    depth: SIMD2(zmin, Float.roundedUp(max(a.z, b.z, c.z))), first: .zero,
-                                    slot: Int32(truncatingIfNeeded: slot), triangle: tri, depths: SIMD3(a.z, b.z, c.z), sign: sign[t],
-                                    certain: ScreenOrientation.area(a, b, c).certain)
-                                keyBase.base[slot] = RadixSort.orderedBits(zmin)
-                                lo = SIMD2(min(lo.x, mnx), min(lo.y, mny))
-                                hi = SIMD2(max(hi.x, mxx), max(hi.y, mxy))
-                                extent += max(mxx - mnx, mxy - mny)
-                            }
-                            return (lo, hi, extent)
-                        }
-                    }
-                }
-            }
-        }
+        let partBounds = fillSlots(
+            &slots, keys: &keys, list: list, sign: sign, screen: s, triangles: tris, turns: turns, parts: parts,
+            atomically: atomically)
         var boxLo = SIMD2<Double>(.infinity, .infinity), boxHi = SIMD2<Double>(-.infinity, -.infinity)
         var sumExtent = 0.0
         for bounds in partBounds {
@@ -227,6 +195,53 @@ enum DepthRankedOrder {
         else { return nil }
         outcome.order = placed(drawn, list: list, count: n)
         return outcome
+    }
+
+    /// The bounds of a part of the candidates' boxes, and the sum of their extents.
+    typealias PartBounds = (lo: SIMD2<Double>, hi: SIMD2<Double>, extent: Double)
+
+    /// The first pass over the candidates (`list`, by slot), in `parts` parts each with its own
+    /// bounds and sum: every slot's entry (box and depth range in Float rounded outward, corners
+    /// and traits) and rank key, and the turns at each candidate's corners (`countTurns`).
+    static func fillSlots(
+        _ slots: inout [Entry], keys: inout [UInt32], list: [Int32], sign: [Int8], screen s: UnsafeBufferPointer<Point3D>,
+        triangles tris: UnsafeBufferPointer<SIMD3<Int32>>, turns: UnsafeMutableBufferPointer<UInt8>, parts: Int, atomically: Bool
+    ) -> [PartBounds] {
+        let m = list.count
+        return slots.withUnsafeMutableBufferPointer { slotsOut in
+            keys.withUnsafeMutableBufferPointer { keysOut in
+                list.withUnsafeBufferPointer { list in
+                    sign.withUnsafeBufferPointer { sign in
+                        // m ≥ 2 here, so both have storage.
+                        guard let slotStart = slotsOut.baseAddress, let keyStart = keysOut.baseAddress else { return [] }
+                        let (slotBase, keyBase) = (SharedMutableBuffer(base: slotStart), SharedMutableBuffer(base: keyStart))
+                        return parallelParts(parts) { part -> PartBounds in
+                            var lo = SIMD2<Double>(.infinity, .infinity), hi = SIMD2<Double>(-.infinity, -.infinity)
+                            var extent = 0.0
+                            for slot in m * part / parts..<m * (part + 1) / parts {
+                                let t = Int(list[slot])
+                                let tri = tris[t]
+                                let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
+                                let mnx = min(a.x, b.x, c.x), mny = min(a.y, b.y, c.y)
+                                let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
+                                let zmin = Float.roundedDown(min(a.z, b.z, c.z))
+                                countTurns(tri, sign: sign[t], a, b, c, into: turns, atomically: atomically)
+                                slotBase.base[slot] = Entry(
+                                    box: SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy)),
+                                    depth: SIMD2(zmin, Float.roundedUp(max(a.z, b.z, c.z))), first: .zero,
+                                    slot: Int32(truncatingIfNeeded: slot), triangle: tri, depths: SIMD3(a.z, b.z, c.z), sign: sign[t],
+                                    certain: ScreenOrientation.area(a, b, c).certain)
+                                keyBase.base[slot] = RadixSort.orderedBits(zmin)
+                                lo = SIMD2(min(lo.x, mnx), min(lo.y, mny))
+                                hi = SIMD2(max(hi.x, mxx), max(hi.y, mxy))
+                                extent += max(mxx - mnx, mxy - mny)
+                            }
+                            return (lo, hi, extent)
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// The candidates (slots) in draw order: `ranked` when every tested pair (`back` before `front`,
