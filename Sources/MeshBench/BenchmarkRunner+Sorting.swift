@@ -93,7 +93,7 @@ extension BenchmarkRunner {
         do {
             let seconds = try median(runs: 3) {
                 added = try PainterSorter.sorted(
-                    mesh: mesh, geometry: geometry, mode: .bsp, space: .points, maximumTriangles: budget, topology: topology
+                    mesh: mesh, geometry: geometry, mode: .exact, space: .points, maximumTriangles: budget, topology: topology
                 )
                 .statistics.addedPieces
             }

@@ -13,7 +13,7 @@ public extension MeshRenderer {
     /// `nil`). Texture coordinates are interpolated perspective-correctly, edges are anti-aliased
     /// by 16-sample coverage, each vertex is lit by the layer's light (brightness interpolated over
     /// the triangle), and the triangles are composited back to front in the order of
-    /// `options.sort` (default `depth`; `bsp` is exact but costly on large, self-overlapping meshes).
+    /// `options.sort` (default `depth`; `exact` is exact but costly on large, self-overlapping meshes).
     ///
     /// Throws ``MeshError`` for an invalid layer or option, a picture over the size limit or a
     /// tessellation over the triangle budget, and ``ImageError`` for an unusable texture.
@@ -23,7 +23,7 @@ public extension MeshRenderer {
         return Rasterizer(opacity: Float(options.opacity)).render(scene, texture: TextureSampler(content))
     }
 
-    /// An SVG document of the tessellated triangles in draw order (`options.sort`, default `bsp`,
+    /// An SVG document of the tessellated triangles in draw order (`options.sort`, default `exact`,
     /// the exact order), one `<polygon>` per triangle, flat-shaded by the layer's light, in pixel
     /// coordinates of the layer's bounds at `options.scale`.
     static func svg(of document: MeshDocument, options: RenderOptions = RenderOptions()) throws -> String {
@@ -32,7 +32,7 @@ public extension MeshRenderer {
 
     /// ``svg(of:options:)`` as UTF-8 bytes.
     static func svgData(of document: MeshDocument, options: RenderOptions = RenderOptions()) throws -> [UInt8] {
-        let scene = try RenderScene(document: document, options: options, defaultSort: .bsp, flatShading: true)
+        let scene = try RenderScene(document: document, options: options, defaultSort: .exact, flatShading: true)
         return SVGWriter(opacity: options.opacity, wireframe: options.wireframe).write(scene)
     }
 }

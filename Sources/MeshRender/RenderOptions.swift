@@ -10,8 +10,8 @@ public struct RenderOptions: Hashable, Sendable {
     public var light: Light?
     /// The layer's opacity, 0…1: below 1 the surface is see-through and the draw order shows.
     public var opacity: Double
-    /// The draw order; `nil` chooses per output: `bsp` (exact) for SVG, `depth` for PNG.
-    public var sort: PainterSort?
+    /// The draw order; `nil` chooses per output: `exact` for SVG, `depth` for PNG.
+    public var sort: PainterSorter.Mode?
     /// SVG only: outline every triangle.
     public var wireframe: Bool
     /// Steps, diagonal policy and triangle budget of the tessellation.
@@ -21,7 +21,7 @@ public struct RenderOptions: Hashable, Sendable {
     public static let maximumSide = 16_384
 
     public init(
-        scale: Double = 1, light: Light? = nil, opacity: Double = 1, sort: PainterSort? = nil,
+        scale: Double = 1, light: Light? = nil, opacity: Double = 1, sort: PainterSorter.Mode? = nil,
         wireframe: Bool = false, tessellation: TessellationOptions = TessellationOptions()
     ) {
         self.scale = scale

@@ -40,7 +40,7 @@ extension RenderScene {
     static let guardBand: Double = 8192
 
     /// Tessellates, sorts and projects `document` for a picture.
-    init(document: MeshDocument, options: RenderOptions, defaultSort: PainterSort, flatShading: Bool) throws {
+    init(document: MeshDocument, options: RenderOptions, defaultSort: PainterSorter.Mode, flatShading: Bool) throws {
         try document.layer.validate()
         try options.validate()
         let light = options.light ?? document.layer.light

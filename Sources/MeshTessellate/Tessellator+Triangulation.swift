@@ -8,6 +8,15 @@ extension Tessellator {
     /// Triangles for every sub-quad of the plan, in quad order. `points` (points space) are needed by
     /// `shortest` and `surface`, `centers` by `surface` and `center` (whose centre vertices follow the
     /// points: quad q's centre is vertex `pointCount + q`).
+    ///
+    /// The listing is a contract the exact painter's sort builds on (for speed, never for the
+    /// result): quad q's two triangles are 2q and 2q + 1 (four, 4q to 4q + 3 around its centre,
+    /// with `center`), they share the quad's diagonal, run the other way in each, so the pair winds
+    /// as the quad does, and the quads of a control face follow one another row by row, so a quad
+    /// shares a side with the quad listed just before it and with the quad a row back, the same
+    /// number of quads back throughout the face. `OverlapCandidates.keptRuns` cancels those shared
+    /// sides before its counting sort; a listing of any other kind gives the same draw order, more
+    /// slowly. `TessellatorListingTests` checks the contract on real output.
     static func triangulate(
         plan: SubdivisionPlan, policy: DiagonalPolicy, points: [Point3D], centers: [Point3D]?
     ) -> [SIMD3<Int32>] {

@@ -44,6 +44,17 @@ import Testing
         #expect(a.err.isEmpty)
     }
 
+    @Test func tessellateSortExactAndItsOldNameBspWriteWhatSortWrites() throws {
+        let dir = try SortWorkspace()
+        try dir.write("mesh.json", Self.crossingFaces)
+        let sorted = try dir.run(["sort", "mesh.json"])
+        let exact = try dir.run(["tessellate", "mesh.json", "--sort", "exact", "--space", "screen"])
+        let bsp = try dir.run(["tessellate", "mesh.json", "--sort", "bsp", "--space", "screen"])
+        #expect(sorted.status == 0 && exact.status == 0 && bsp.status == 0, "\(exact.err)\(bsp.err)")
+        #expect(exact.stdout == sorted.stdout && bsp.stdout == sorted.stdout)
+        #expect(try dir.run(["tessellate", "mesh.json", "--sort", "splitting"]).status == 64)
+    }
+
     @Test func sortReportsBadInputWithExitCodes() throws {
         let dir = try SortWorkspace()
         try dir.write("bad.json", "{\"vertices\": []")

@@ -230,7 +230,7 @@ import Testing
             let mesh = try MeshTransform(
                 vertices: vertices, faces: [MeshFace(0, 1, 2, 3), MeshFace(4, 5, 6, 7)], subdivisionSteps: .fixed(0))
             let document = MeshDocument(mesh: mesh, layer: LayerProperties(size: SIMD2(20, 20)))
-            for sort in [PainterSort.depth, .bsp] {
+            for sort in [PainterSorter.Mode.depth, .exact] {
                 let image = try MeshRenderer.image(of: document, texture: texture, options: RenderOptions(opacity: 0.5, sort: sort))
                 let pixel = try #require(image.pixel(x: 10, y: 10))
                 #expect(abs(Double(pixel.red) - 255.0 / 3) <= 1 && pixel.green == 0 && abs(Double(pixel.blue) - 510.0 / 3) <= 1, "\(pixel)")

@@ -50,7 +50,7 @@ import Testing
 
         // The plane the sort now uses passes through all three corners to within the tolerance.
         let plane = try #require(ScreenBSP.plane(of: 1, pool: pool, minimumNormal: 1e-24 * size * size))
-        for corner in sliver { #expect(abs((plane.normal * corner).sum() + plane.offset) <= onPlane) }
+        for corner in sliver { #expect(abs((plane.normal * (corner - plane.origin)).sum()) <= onPlane) }
     }
 
     @Test func sliverAloneMakesOneNode() throws {
@@ -92,7 +92,7 @@ import Testing
         #expect(tree.nodes.count <= pieces)
 
         var statistics = SortStatistics(
-            inputTriangles: mesh.triangleCount, clippedTriangles: pool.triangles.count, outputTriangles: 0, overlapClusters: 0,
+            inputTriangles: mesh.triangleCount, trianglesAfterClipping: pool.triangles.count, outputTriangles: 0, overlapClusters: 0,
             largestCluster: 0)
         let order = try PainterSorter.clusterOrder(pool: &pool, statistics: &statistics, budget: 10 * mesh.triangleCount)
         #expect(statistics.largestCluster >= members.count && statistics.largestCluster <= upper)
@@ -130,11 +130,11 @@ import Testing
     @Test func smallBudgetRefusesStatingTheCount() throws {
         let mesh = crossingSoup()
         let geometry = S.geometry(size: 1, transform: .identity)
-        let (_, free) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp)
+        let (_, free) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact)
         #expect(free.addedPieces > 200, "the soup must need many splits")
         let budget = mesh.triangleCount + 100
         do {
-            _ = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp, maximumTriangles: budget)
+            _ = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact, maximumTriangles: budget)
             Issue.record("the sort adds \(free.addedPieces) pieces, past a budget of 100 more")
         } catch let error as MeshError {
             #expect(error.kind == .limitExceeded)

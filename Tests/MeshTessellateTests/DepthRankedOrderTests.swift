@@ -21,7 +21,7 @@ import Testing
         let c0 = SIMD3(50.0, 60, 7), c1 = SIMD3(50.0, 40, 3)
         let fold = S.layerMesh(positions: [a, b, c0, c1], triangles: [SIMD3(0, 1, 2), SIMD3(1, 0, 3)])
         let reference = S.projected(fold, geometry: S.flat)
-        let (sorted, stats) = try PainterSorter.sorted(mesh: fold, geometry: S.flat, mode: .bsp)
+        let (sorted, stats) = try PainterSorter.sorted(mesh: fold, geometry: S.flat, mode: .exact)
         #expect(stats.depthRanked)
         #expect(stats.overlappingPairs == 1 && stats.addedPieces == 0)
         #expect(sorted.triangles == [SIMD3(1, 0, 3), SIMD3(0, 1, 2)], "the one behind first")
@@ -44,7 +44,7 @@ import Testing
         ]
         let scene = S.layerMesh(positions: positions, triangles: [SIMD3(0, 1, 2), SIMD3(0, 3, 4), SIMD3(5, 6, 7)])
         let reference = S.projected(scene, geometry: S.flat)
-        let (sorted, stats) = try PainterSorter.sorted(mesh: scene, geometry: S.flat, mode: .bsp)
+        let (sorted, stats) = try PainterSorter.sorted(mesh: scene, geometry: S.flat, mode: .exact)
         #expect(stats.addedPieces == 0)
         let check = S.compare(drawn: S.triangles(of: sorted), reference: reference, resolution: 300)
         #expect(check.checked > 1_000 && check.mismatches == 0)
@@ -86,7 +86,7 @@ import Testing
             }
             let scene = S.layerMesh(positions: positions, triangles: triangles)
             let reference = S.projected(scene, geometry: S.flat)
-            let (sorted, _) = try PainterSorter.sorted(mesh: scene, geometry: S.flat, mode: .bsp)
+            let (sorted, _) = try PainterSorter.sorted(mesh: scene, geometry: S.flat, mode: .exact)
             let check = S.compare(drawn: S.triangles(of: sorted), reference: reference, resolution: 200)
             #expect(check.checked > 1_000 && check.mismatches == 0)
         }
@@ -100,7 +100,7 @@ import Testing
             S.appendSheet(to: &sheets, n: 6, x: 10...90, y: 10...90, face: Int32(face), normal: SIMD3(0, 0, 1)) { _, _ in z }
         }
         let reference = S.projected(sheets, geometry: S.flat)
-        let (sorted, stats) = try PainterSorter.sorted(mesh: sheets, geometry: S.flat, mode: .bsp)
+        let (sorted, stats) = try PainterSorter.sorted(mesh: sheets, geometry: S.flat, mode: .exact)
         #expect(stats.depthRanked && stats.overlappingPairs == 0 && stats.addedPieces == 0)
         // The farther sheet (the second 72 triangles) first.
         #expect(Array(sorted.triangles.prefix(72)) == Array(sheets.triangles.suffix(72)))
@@ -115,7 +115,7 @@ import Testing
         let ripple = try Tessellator.tessellate(document, options: TessellationOptions(steps: .fixed(1)), space: .points)
         var pool = try SortPool(clipping: ripple, geometry: document.geometry)
         var stats = SortStatistics(
-            inputTriangles: ripple.triangleCount, clippedTriangles: pool.triangles.count, outputTriangles: 0, overlapClusters: 0,
+            inputTriangles: ripple.triangleCount, trianglesAfterClipping: pool.triangles.count, outputTriangles: 0, overlapClusters: 0,
             largestCluster: 0)
         let order = try PainterSorter.exactOrder(pool: &pool, statistics: &stats, budget: 10 * ripple.triangleCount)
         #expect(stats.depthRanked)
@@ -214,7 +214,7 @@ import Testing
             let a = sheet.positions[Int(v.x)], b = sheet.positions[Int(v.y)], c = sheet.positions[Int(v.z)]
             signs[t] = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x) > 0 ? 1 : -1
         }
-        let candidates = ScreenCoverage.candidates(screen: sheet.positions, triangles: sheet.triangles, signs: signs, scale: 100)
+        let candidates = OverlapCandidates.candidates(screen: sheet.positions, triangles: sheet.triangles, signs: signs, scale: 100)
         #expect(candidates == [Bool](repeating: false, count: sheet.triangleCount))
     }
 
@@ -251,7 +251,7 @@ import Testing
                 let a = mesh.positions[Int(v.x)], b = mesh.positions[Int(v.y)], c = mesh.positions[Int(v.z)]
                 signs[t] = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x) > 0 ? 1 : -1
             }
-            return ScreenCoverage.candidates(screen: mesh.positions, triangles: mesh.triangles, signs: signs, scale: 100)
+            return OverlapCandidates.candidates(screen: mesh.positions, triangles: mesh.triangles, signs: signs, scale: 100)
         }
         let once = fan(count: 200, rings: 6, turns: 1), twice = fan(count: 200, rings: 6, turns: 2)
         #expect(candidates(once) == [Bool](repeating: false, count: 2_200), "a disc covered once: nothing overlaps")
@@ -259,7 +259,7 @@ import Testing
         // The second turn lies over the first, nearer by 100 but for the seam, where the last
         // triangle runs from depth 199 back to 0 over the first turn's last one and crosses it: the
         // general path splits the two, and the result draws as the z-buffer.
-        let (sorted, stats) = try PainterSorter.sorted(mesh: twice, geometry: S.flat, mode: .bsp)
+        let (sorted, stats) = try PainterSorter.sorted(mesh: twice, geometry: S.flat, mode: .exact)
         #expect(!stats.depthRanked && stats.crossingPairs > 0)
         let check = S.compare(drawn: S.triangles(of: sorted), reference: S.projected(twice, geometry: S.flat), resolution: 300)
         #expect(check.checked > 10_000 && check.mismatches == 0)
@@ -291,7 +291,7 @@ import Testing
             }
             let expected = net.filter { $0.value != 0 }
             let chain = triangles.withUnsafeBufferPointer { t in
-                signs.withUnsafeBufferPointer { g in ScreenCoverage.residualChain(vertexCount: vertexCount, triangles: t, signs: g) }
+                signs.withUnsafeBufferPointer { g in OverlapCandidates.residualChain(vertexCount: vertexCount, triangles: t, signs: g) }
             }
             var found: [SIMD2<Int32>: Int32] = [:]
             for e in chain ?? [] {
@@ -321,7 +321,7 @@ import Testing
                 scene.sourceFaces.append(2)
                 S.appendSheet(to: &scene, n: n, x: -90...(-30), y: (-h + 5)...(h - 5), face: 1, normal: SIMD3(0, 0, 1)) { _, _ in 1 }
                 S.appendSheet(to: &scene, n: n, x: -100...(-20), y: -h...h, face: 0, normal: SIMD3(0, 0, 1)) { _, _ in 0 }
-                let (sorted, stats) = try PainterSorter.sorted(mesh: scene, geometry: geometry, mode: .bsp)
+                let (sorted, stats) = try PainterSorter.sorted(mesh: scene, geometry: geometry, mode: .exact)
                 #expect(stats.addedPieces == 0)
                 let check = S.compare(
                     drawn: S.triangles(of: sorted), reference: S.projected(scene, geometry: geometry), resolution: 200)
@@ -337,10 +337,10 @@ import Testing
         #expect(mesh.triangleCount > 131_072)
         // Through the scoped thread limit, which no test running beside this one sees.
         let (parallel, statistics) = try ParallelLimit.withThreads(2) {
-            try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp)
+            try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact)
         }
         let (serial, _) = try ParallelLimit.withThreads(1) {
-            try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp)
+            try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact)
         }
         #expect(statistics.depthRanked, "the ranked path, whose sweep runs by bands on two cores")
         #expect(serial.triangles == parallel.triangles)

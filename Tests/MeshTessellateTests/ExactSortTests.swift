@@ -57,7 +57,7 @@ import Testing
         let mesh = soup([a, b, c])
         #expect(wholeOrdersThatMatch(mesh) == 0, "no order of the whole triangles draws the cycle right")
 
-        let (sorted, stats) = try PainterSorter.sorted(mesh: mesh, geometry: flat, mode: .bsp)
+        let (sorted, stats) = try PainterSorter.sorted(mesh: mesh, geometry: flat, mode: .exact)
         #expect(stats.overlappingPairs == 3)
         #expect(stats.crossingPairs == 0)
         #expect(stats.splitGroups == 1 && stats.largestSplitGroup == 3)
@@ -74,7 +74,7 @@ import Testing
         let mesh = soup([level, tilted])
         #expect(wholeOrdersThatMatch(mesh) == 0)
 
-        let (sorted, stats) = try PainterSorter.sorted(mesh: mesh, geometry: flat, mode: .bsp)
+        let (sorted, stats) = try PainterSorter.sorted(mesh: mesh, geometry: flat, mode: .exact)
         #expect(stats.overlappingPairs == 1 && stats.crossingPairs == 1)
         #expect(stats.splitGroups == 1 && stats.largestSplitGroup == 2)
         #expect(stats.addedPieces > 0)
@@ -97,7 +97,7 @@ import Testing
                 })
         }
         let mesh = soup(corners)
-        let (sorted, stats) = try PainterSorter.sorted(mesh: mesh, geometry: flat, mode: .bsp)
+        let (sorted, stats) = try PainterSorter.sorted(mesh: mesh, geometry: flat, mode: .exact)
         #expect(stats.overlappingPairs > 15, "seed \(seed): the soup should pile up")
         #expect(stats.crossingPairs > 0, "seed \(seed): random depths should make triangles cross")
         #expect(stats.addedPieces > 0)
@@ -124,11 +124,11 @@ import Testing
         let geometry = S.geometry(size: 100, transform: transform)
         let reference = S.projected(mesh, geometry: geometry)
 
-        let (sorted, stats) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp)
+        let (sorted, stats) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact)
         // The sheets are apart in depth: the rank order by least depth needed no pair test across them.
         #expect(stats.depthRanked)
         let pool = try SortPool(clipping: mesh, geometry: geometry)
-        let all = try #require(ScreenPairs.occlusions(screen: pool.screen, triangles: pool.triangles, limit: .max))
+        let all = try #require(PairOcclusion.occlusions(screen: pool.screen, triangles: pool.triangles, limit: .max))
         #expect(all.overlappingPairs > 50)
         #expect(stats.crossingPairs == 0 && stats.splitGroups == 0)
         #expect(stats.addedPieces == 0)
@@ -145,9 +145,9 @@ import Testing
         let mesh = try Tessellator.tessellate(document, options: TessellationOptions(steps: .fixed(1)), space: .points)
         let geometry = document.geometry
         let reference = S.projected(mesh, geometry: geometry)
-        let (sorted, stats) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp)
+        let (sorted, stats) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact)
         let pool = try SortPool(clipping: mesh, geometry: geometry)
-        let all = try #require(ScreenPairs.occlusions(screen: pool.screen, triangles: pool.triangles, limit: .max))
+        let all = try #require(PairOcclusion.occlusions(screen: pool.screen, triangles: pool.triangles, limit: .max))
         #expect(all.overlappingPairs > 10_000, "the tilt folds the ripple over itself")
         #expect(stats.depthRanked, "its layers are apart in depth where they overlap")
         // Issue 8's bound: at most 5% more pieces (one BSP tree per overlapping cluster added 44%).
@@ -178,9 +178,9 @@ import Testing
         #expect(check.mismatches == 0)
         #expect(S.compare(drawn: reference, reference: reference, resolution: 300).mismatches > 100, "the input order is wrong")
 
-        // The order of `sorted(mode: .bsp)`, which lists the same triangles (points space, so
+        // The order of `sorted(mode: .exact)`, which lists the same triangles (points space, so
         // its positions are the input's), with and without the mesh's pairing made beforehand.
-        let (sorted, _) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp, space: .points)
+        let (sorted, _) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact, space: .points)
         #expect(sorted.triangles == drawn.triangles)
         let paired = try PainterSorter.exactOrder(mesh: mesh, geometry: geometry, topology: SortTopology(mesh: mesh))
         #expect(paired == order)
@@ -206,9 +206,9 @@ import Testing
     /// nothing: the same edges, and the left-out triangles really are in no pair.
     private func checkCoverage(_ mesh: TriangleMesh, _ geometry: LayerGeometry) throws -> (candidates: Int, total: Int) {
         let pool = try SortPool(clipping: mesh, geometry: geometry)
-        let all = try #require(ScreenPairs.occlusions(screen: pool.screen, triangles: pool.triangles, limit: .max, screened: false))
-        let some = try #require(ScreenPairs.occlusions(screen: pool.screen, triangles: pool.triangles, limit: .max))
-        func edges(_ o: ScreenOcclusions) -> [SIMD2<Int32>] {
+        let all = try #require(PairOcclusion.occlusions(screen: pool.screen, triangles: pool.triangles, limit: .max, screened: false))
+        let some = try #require(PairOcclusion.occlusions(screen: pool.screen, triangles: pool.triangles, limit: .max))
+        func edges(_ o: OcclusionPairs) -> [SIMD2<Int32>] {
             zip(o.back, o.front).map { SIMD2($0, $1) }.sorted { ($0.x, $0.y) < ($1.x, $1.y) }
         }
         #expect(edges(all) == edges(some))
@@ -225,7 +225,7 @@ import Testing
             }
         }
         let candidates = try #require(
-            ScreenCoverage.candidates(screen: pool.screen, triangles: pool.triangles, signs: signs, scale: (hi - lo).max()))
+            OverlapCandidates.candidates(screen: pool.screen, triangles: pool.triangles, signs: signs, scale: (hi - lo).max()))
         for t in all.back + all.front { #expect(candidates[Int(t)], "triangle \(t) overlaps another") }
         return (candidates.filter { $0 }.count, candidates.count)
     }
@@ -267,7 +267,7 @@ import Testing
         let (mesh, geometry) = S.cyclicStrips()
         var pool = try SortPool(clipping: mesh, geometry: geometry)
         var stats = SortStatistics(
-            inputTriangles: mesh.triangleCount, clippedTriangles: pool.triangles.count, outputTriangles: 0, overlapClusters: 0,
+            inputTriangles: mesh.triangleCount, trianglesAfterClipping: pool.triangles.count, outputTriangles: 0, overlapClusters: 0,
             largestCluster: 0)
         let order = try PainterSorter.exactOrder(pool: &pool, statistics: &stats, budget: 1_000, pairLimit: 1)
         #expect(stats.overlappingPairs == 0, "the pairs were given up")
@@ -322,7 +322,7 @@ import Testing
             func area(_ t: [SIMD2<Double>]) -> Double { (t[1].x - t[0].x) * (t[2].y - t[0].y) - (t[1].y - t[0].y) * (t[2].x - t[0].x) }
             guard area(p2) != 0, area(q2) != 0 else { continue }
             let relation = points.withUnsafeBufferPointer { s in
-                ScreenPairs.relation(
+                PairOcclusion.relation(
                     SIMD3(0, 1, 2), SIMD3(qIndex[0], qIndex[1], qIndex[2]), s, signs: (area(p2) > 0 ? 1 : -1, area(q2) > 0 ? 1 : -1))
             }
             let expected = overlapArea(p2, q2) > 1e-9
@@ -350,7 +350,7 @@ import Testing
             let ap = area(points[0], points[1], points[2]), aq = area(q[0], q[1], q[2])
             guard abs(ap) > 1, abs(aq) > 1 else { continue }
             let relation = points.withUnsafeBufferPointer { s in
-                ScreenPairs.relation(
+                PairOcclusion.relation(
                     SIMD3(0, 1, 2), SIMD3(qIndex[0], qIndex[1], qIndex[2]), s, signs: (ap > 0 ? 1 : -1, aq > 0 ? 1 : -1))
             }
             // Depth of a triangle's plane at (x, y), by barycentric coordinates, or nil outside.
@@ -466,7 +466,7 @@ import Testing
             let j = SIMD3((0..<3).map { _ in Int32.random(in: 0..<5, using: &random) })
             let edgesOfI = [(i.x, i.y), (i.y, i.z), (i.z, i.x)], edgesOfJ = [(j.x, j.y), (j.y, j.z), (j.z, j.x)]
             let expected = edgesOfI.contains { e in edgesOfJ.contains { $0.0 == e.1 && $0.1 == e.0 } }
-            #expect(ScreenPairs.runOppositeAlongAnEdge(i, j) == expected, "\(i) \(j)")
+            #expect(PairOcclusion.runOppositeAlongAnEdge(i, j) == expected, "\(i) \(j)")
             found += expected ? 1 : 0
         }
         #expect(found > 1_000)

@@ -14,7 +14,7 @@ import Testing
 
     @Test func bspOrderOfIntersectingSheetsMatchesZBuffer() throws {
         let (mesh, geometry) = S.intersectingSheets()
-        let (sorted, stats) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp)
+        let (sorted, stats) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact)
         #expect(stats.addedPieces > 0, "the sheets intersect, so some triangle must be split")
         let c = S.compare(drawn: S.triangles(of: sorted), reference: S.projected(mesh, geometry: geometry), resolution: 200)
         #expect(c.checked > 20_000)
@@ -24,7 +24,7 @@ import Testing
     @Test func bspOrderOfCyclicStripsMatchesZBufferAndDepthOrderDoesNot() throws {
         let (mesh, geometry) = S.cyclicStrips()
         let reference = S.projected(mesh, geometry: geometry)
-        let (exact, stats) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp)
+        let (exact, stats) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact)
         #expect(stats.addedPieces > 0, "a cycle cannot be drawn right without splitting")
         let c = S.compare(drawn: S.triangles(of: exact), reference: reference, resolution: 300)
         #expect(c.checked > 50_000)
@@ -38,7 +38,7 @@ import Testing
 
     @Test func bspOrderOfFoldedRippleMatchesZBuffer() throws {
         let (mesh, geometry) = try S.foldedRipple(steps: 0)
-        let (sorted, stats) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp)
+        let (sorted, stats) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact)
         #expect(stats.overlapClusters > 0, "the steep turn must fold the ripple over itself")
         let reference = S.projected(mesh, geometry: geometry)
         let c = S.compare(drawn: S.triangles(of: sorted), reference: reference, resolution: 300)
@@ -53,8 +53,8 @@ import Testing
 
     @Test func splitPiecesAreInterpolatedInPointsSpace() throws {
         let (mesh, geometry) = S.intersectingSheets()
-        let (screen, _) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp, space: .screen)
-        let (points, _) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp, space: .points)
+        let (screen, _) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact, space: .screen)
+        let (points, _) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact, space: .points)
         #expect(screen.triangles == points.triangles)
         #expect(screen.sourceFaces == points.sourceFaces)
         #expect(points.vertexCount > mesh.vertexCount)
@@ -79,8 +79,8 @@ import Testing
 
     @Test func unitSpaceOutputIsPointsOverTheLayerScale() throws {
         let (mesh, geometry) = S.cyclicStrips()
-        let (points, _) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp, space: .points)
-        let (unit, _) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp, space: .unit)
+        let (points, _) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact, space: .points)
+        let (unit, _) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact, space: .unit)
         #expect(unit.triangles == points.triangles)
         for v in points.positions.indices {
             #expect(TessSupport.close(unit.positions[v] * SIMD3(100, 100, 1), points.positions[v], relative: 1e-12))
@@ -89,8 +89,8 @@ import Testing
 
     @Test func bspIsDeterministic() throws {
         let (mesh, geometry) = try S.foldedRipple(steps: 0)
-        let first = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp)
-        let second = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp)
+        let first = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact)
+        let second = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact)
         #expect(first.mesh == second.mesh)
         #expect(first.statistics == second.statistics)
     }
@@ -98,7 +98,7 @@ import Testing
     @Test func bspRefusesToSplitPastTheBudgetAndNonPointsInput() throws {
         let (mesh, geometry) = S.cyclicStrips()
         #expect(throws: MeshError.self) {
-            try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp, maximumTriangles: mesh.triangleCount)
+            try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact, maximumTriangles: mesh.triangleCount)
         }
         #expect(throws: MeshError.self) {
             try PainterSorter.sorted(mesh: screenSpaceCopy(mesh), geometry: geometry, mode: .depth)
@@ -123,7 +123,7 @@ import Testing
         #expect(screen.vertexCount > points.vertexCount, "the scene must actually be cut")
         let (none, _) = try PainterSorter.sorted(mesh: points, geometry: geometry, mode: .none)
         #expect(none == screen)
-        for mode in [PainterSort.depth, .bsp] {
+        for mode in [PainterSorter.Mode.depth, .exact] {
             let (sorted, _) = try PainterSorter.sorted(mesh: points, geometry: geometry, mode: mode, space: .points)
             #expect(sorted.triangleCount >= 1)
             for t in sorted.triangles {

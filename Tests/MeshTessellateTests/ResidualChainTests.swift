@@ -3,7 +3,7 @@ import Testing
 
 @testable import MeshTessellate
 
-// ScreenCoverage.residualChain finds R, every edge whose counterclockwise runs do not cancel, with
+// OverlapCandidates.residualChain finds R, every edge whose counterclockwise runs do not cancel, with
 // its net count. Before its counting sort it takes out the runs that cancel within a quad (its
 // diagonal) and between a quad and its left and lower neighbours as the tessellator lists them
 // (`keptRuns`), so these scenes are quad grids listed that way (either diagonal, random signs
@@ -32,7 +32,7 @@ import Testing
 
     private func residual(_ triangles: [SIMD3<Int32>], _ signs: [Int8], vertexCount: Int) -> [Edge: Int32]? {
         let chain = triangles.withUnsafeBufferPointer { t in
-            signs.withUnsafeBufferPointer { g in ScreenCoverage.residualChain(vertexCount: vertexCount, triangles: t, signs: g) }
+            signs.withUnsafeBufferPointer { g in OverlapCandidates.residualChain(vertexCount: vertexCount, triangles: t, signs: g) }
         }
         guard let chain else { return nil }
         var result: [Edge: Int32] = [:]
@@ -49,10 +49,10 @@ import Testing
     private func kept(_ triangles: [SIMD3<Int32>], _ signs: [Int8]) -> (runs: [SIMD2<Int32>], stride: Int) {
         triangles.withUnsafeBufferPointer { t in
             signs.withUnsafeBufferPointer { g in
-                let stride = ScreenCoverage.neighbourStride(triangles: t, signs: g)
+                let stride = OverlapCandidates.neighbourStride(triangles: t, signs: g)
                 var room = [UInt64](repeating: 0, count: 3 * t.count + 6)
                 let count = room.withUnsafeMutableBufferPointer { out in
-                    ScreenCoverage.keptRuns(triangles: t, signs: g, pairs: 0..<(t.count + 1) / 2, stride: stride, into: out)
+                    OverlapCandidates.keptRuns(triangles: t, signs: g, pairs: 0..<(t.count + 1) / 2, stride: stride, into: out)
                 }
                 let runs = room[0..<count].map { SIMD2(Int32(truncatingIfNeeded: $0 >> 32), Int32(truncatingIfNeeded: $0)) }
                 return (runs, stride)
@@ -170,7 +170,7 @@ import Testing
         let ordered = { () -> [SIMD3<Int32>]? in
             triangles.withUnsafeBufferPointer { t in
                 signs.withUnsafeBufferPointer { g in
-                    ScreenCoverage.residualChain(vertexCount: vertexCount, triangles: t, signs: g)?.map { SIMD3($0.a, $0.b, $0.weight) }
+                    OverlapCandidates.residualChain(vertexCount: vertexCount, triangles: t, signs: g)?.map { SIMD3($0.a, $0.b, $0.weight) }
                 }
             }
         }
@@ -248,7 +248,7 @@ import Testing
                     let count = triangles.withUnsafeBufferPointer { t in
                         signs.withUnsafeBufferPointer { g in
                             room.withUnsafeMutableBufferPointer { out in
-                                ScreenCoverage.keptRuns(
+                                OverlapCandidates.keptRuns(
                                     triangles: t, signs: g, pairs: pairs, stride: stride,
                                     into: UnsafeMutableBufferPointer(rebasing: out[0..<3 * stretch.count]))
                             }
@@ -278,7 +278,7 @@ import Testing
         let chain = { () -> [SIMD3<Int32>]? in
             triangles.withUnsafeBufferPointer { t in
                 signs.withUnsafeBufferPointer { g in
-                    ScreenCoverage.residualChain(vertexCount: vertexCount, triangles: t, signs: g)?.map { SIMD3($0.a, $0.b, $0.weight) }
+                    OverlapCandidates.residualChain(vertexCount: vertexCount, triangles: t, signs: g)?.map { SIMD3($0.a, $0.b, $0.weight) }
                 }
             }
         }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import MeshTessellate
 
-// ScreenCoverage.candidateList screens out the triangles that overlap no other on screen. It must
+// OverlapCandidates.candidateList screens out the triangles that overlap no other on screen. It must
 // be conservative: every triangle of a pair whose screen interiors share positive area (found here
 // by clipping every pair, ScreenBruteForce) is in the list, which is ascending, without repeats
 // and without triangles of no screen area. It must also screen: by its own maths, a triangle that
@@ -12,7 +12,7 @@ import Testing
 // triangles), overlaps nothing and is left out. Scenes: grids with holes, flat and folded over
 // themselves, disjoint components, non-manifold edges, fans and duplicates, and random soups.
 
-@Suite struct ScreenCoverageTests {
+@Suite struct OverlapCandidatesTests {
     typealias B = ScreenBruteForce
 
     struct Scene {
@@ -60,7 +60,7 @@ import Testing
         let extent = max(hi.x - lo.x, hi.y - lo.y)
         let list = scene.screen.withUnsafeBufferPointer { s in
             scene.triangles.withUnsafeBufferPointer { t in
-                small.withUnsafeBufferPointer { g in ScreenCoverage.candidateList(screen: s, triangles: t, signs: g, scale: nil) }
+                small.withUnsafeBufferPointer { g in OverlapCandidates.candidateList(screen: s, triangles: t, signs: g, scale: nil) }
             }
         }
         guard let list else { return Report(list: nil) }

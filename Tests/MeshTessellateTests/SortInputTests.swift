@@ -28,8 +28,8 @@ private func strip(count: Int, scale: Double, z: (Int) -> Double = { _ in 0 }) -
 private let flat = LayerGeometry(size: SIMD2(100, 100), depthScale: 1, anchor: SIMD2(0.5, 0.5), transform: .identity)
 
 @Suite struct SortInputTests {
-    @Test(arguments: PainterSort.allCases)
-    func aTriangleNamingAMissingVertexIsRefused(mode: PainterSort) {
+    @Test(arguments: PainterSorter.Mode.allCases)
+    func aTriangleNamingAMissingVertexIsRefused(mode: PainterSorter.Mode) {
         let (positions, triangles) = strip(count: 5, scale: 1)
         var bad = triangles
         bad[3] = SIMD3(0, 1, Int32(positions.count))
@@ -46,7 +46,7 @@ private let flat = LayerGeometry(size: SIMD2(100, 100), depthScale: 1, anchor: S
         let (positions, triangles) = strip(count: 3, scale: 1)
         var m = mesh(positions, triangles)
         m.sourceFaces.removeLast()
-        #expect(throws: MeshError.self) { _ = try PainterSorter.sorted(mesh: m, geometry: flat, mode: .bsp) }
+        #expect(throws: MeshError.self) { _ = try PainterSorter.sorted(mesh: m, geometry: flat, mode: .exact) }
         m = mesh(positions, triangles)
         m.from.removeLast()
         #expect(throws: MeshError.self) { _ = try PainterSorter.sorted(mesh: m, geometry: flat, mode: .depth) }
@@ -80,7 +80,7 @@ private let flat = LayerGeometry(size: SIMD2(100, 100), depthScale: 1, anchor: S
         positions += [Point3D(-scale, -scale, 0), Point3D(-0.5 * scale, -scale, 0), Point3D(-scale, -0.5 * scale, 1)]
         triangles.append(SIMD3(base, base + 1, base + 2))
         do {
-            let (sorted, _) = try PainterSorter.sorted(mesh: mesh(positions, triangles), geometry: flat, mode: .bsp, space: .points)
+            let (sorted, _) = try PainterSorter.sorted(mesh: mesh(positions, triangles), geometry: flat, mode: .exact, space: .points)
             #expect(sorted.triangleCount >= triangles.count)
         } catch let error as MeshError {
             #expect(error.kind == .limitExceeded || error.kind == .invalidValue || error.kind == .unsupported)

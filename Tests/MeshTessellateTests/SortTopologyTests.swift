@@ -84,7 +84,7 @@ import Testing
         var sortSigns = signs
         for (t, v) in triangles.enumerated() where v.x == v.y || v.y == v.z || v.z == v.x { sortSigns[t] = 0 }
         let chain = triangles.withUnsafeBufferPointer { tris in
-            sortSigns.withUnsafeBufferPointer { g in ScreenCoverage.residualChain(vertexCount: vertexCount, triangles: tris, signs: g) }
+            sortSigns.withUnsafeBufferPointer { g in OverlapCandidates.residualChain(vertexCount: vertexCount, triangles: tris, signs: g) }
         }
         let again = sortSigns.withUnsafeBufferPointer { topology.residual(signs: $0) }
         #expect(chain.map(multiset) == multiset(again))
@@ -120,9 +120,9 @@ import Testing
         for steps in 1...2 {
             let (mesh, geometry) = try S.foldedRipple(steps: steps)
             let topology = SortTopology(mesh: mesh)
-            let (plain, plainStats) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp, space: .points)
+            let (plain, plainStats) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact, space: .points)
             let (paired, pairedStats) = try PainterSorter.sorted(
-                mesh: mesh, geometry: geometry, mode: .bsp, space: .points, topology: topology)
+                mesh: mesh, geometry: geometry, mode: .exact, space: .points, topology: topology)
             #expect(plainStats.depthRanked && pairedStats.depthRanked)
             #expect(paired == plain)
             #expect(pairedStats.overlappingPairs == plainStats.overlappingPairs)
@@ -137,17 +137,17 @@ import Testing
         let wrong = SortTopology(mesh: other)
         #expect(!wrong.matches(triangles: mesh.triangles, vertexCount: mesh.vertexCount))
         #expect(!SortTopology(mesh: mesh).matches(triangles: mesh.triangles, vertexCount: mesh.vertexCount + 1))
-        let (plain, _) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp, space: .points)
-        let (withWrong, _) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .bsp, space: .points, topology: wrong)
+        let (plain, _) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact, space: .points)
+        let (withWrong, _) = try PainterSorter.sorted(mesh: mesh, geometry: geometry, mode: .exact, space: .points, topology: wrong)
         #expect(withWrong == plain)
         // The sheets with the eye at z = 20 are cut at the eye: new triangles, so the pairing of the
         // uncut mesh cannot apply, and the result is the sort without it.
         let (sheets, sheetGeometry) = S.intersectingSheets()
         var near = sheetGeometry
         near.transform.m34 = -1.0 / 20
-        let (cut, _) = try PainterSorter.sorted(mesh: sheets, geometry: near, mode: .bsp, space: .points)
+        let (cut, _) = try PainterSorter.sorted(mesh: sheets, geometry: near, mode: .exact, space: .points)
         let (cutPaired, _) = try PainterSorter.sorted(
-            mesh: sheets, geometry: near, mode: .bsp, space: .points, topology: SortTopology(mesh: sheets))
+            mesh: sheets, geometry: near, mode: .exact, space: .points, topology: SortTopology(mesh: sheets))
         #expect(cut.triangleCount > sheets.triangleCount - 1)
         #expect(cutPaired == cut)
     }

@@ -5,7 +5,7 @@ import Testing
 
 // The ranked order's sweep settles most pairs from the cells' copies alone, without the exact
 // test: pairs that share a corner around which the triangles wind once
-// (DepthRankedOrder.simpleCornerMask; such a pair is apart on screen), and pairs where the lower one's
+// (DepthRankedOrder.simpleCorners; such a pair is apart on screen), and pairs where the lower one's
 // corner of greatest depth is the other's corner of least depth. The count of turns is checked
 // here against fans built with a known winding, the skipping against scenes where a fan winds
 // twice (its pairs must still be tested) or once under a sheet (its pairs are apart), and the
@@ -113,18 +113,18 @@ import Testing
         // others along a side. The ranked order must test the pairs at the centre and find the
         // 12 level ones; a rule that skipped them would report none.
         let twice = cone(wedges: 12, turns: 2, height: 10)
-        let (sorted, stats) = try PainterSorter.sorted(mesh: twice, geometry: S.flat, mode: .bsp)
+        let (sorted, stats) = try PainterSorter.sorted(mesh: twice, geometry: S.flat, mode: .exact)
         #expect(stats.depthRanked)
         #expect(stats.overlappingPairs == 12)
         #expect(stats.addedPieces == 0 && sorted.triangleCount == 24)
         // Three times: each wedge has two copies, three level pairs a direction.
-        let (_, thrice) = try PainterSorter.sorted(mesh: cone(wedges: 12, turns: 3, height: 10), geometry: S.flat, mode: .bsp)
+        let (_, thrice) = try PainterSorter.sorted(mesh: cone(wedges: 12, turns: 3, height: 10), geometry: S.flat, mode: .exact)
         #expect(thrice.depthRanked && thrice.overlappingPairs == 36)
         // Once round, under a sheet that makes every wedge a candidate: the wedges overlap only the
         // sheet's triangles (whose depth ranges are apart from theirs), never each other.
         var scene = cone(wedges: 12, turns: 1, height: 10)
         S.appendSheet(to: &scene, n: 4, x: 10...90, y: 10...90, face: 1, normal: SIMD3(0, 0, 1)) { _, _ in 20 }
-        let (sheetSorted, sheetStats) = try PainterSorter.sorted(mesh: scene, geometry: S.flat, mode: .bsp)
+        let (sheetSorted, sheetStats) = try PainterSorter.sorted(mesh: scene, geometry: S.flat, mode: .exact)
         #expect(sheetStats.depthRanked && sheetStats.overlappingPairs == 0)
         let check = S.compare(drawn: S.triangles(of: sheetSorted), reference: S.projected(scene, geometry: S.flat), resolution: 200)
         #expect(check.checked > 1_000 && check.mismatches == 0)
@@ -173,7 +173,7 @@ import Testing
                 scene.sourceFaces.append(2)
             }
             let reference = S.projected(scene, geometry: S.flat)
-            let (sorted, _) = try PainterSorter.sorted(mesh: scene, geometry: S.flat, mode: .bsp)
+            let (sorted, _) = try PainterSorter.sorted(mesh: scene, geometry: S.flat, mode: .exact)
             let check = S.compare(drawn: S.triangles(of: sorted), reference: reference, resolution: 200)
             #expect(check.checked > 1_000 && check.mismatches == 0, "trial \(trial)")
         }
@@ -235,12 +235,12 @@ import Testing
         let m = Point3D(0.8319221726800741, 0.6430056527618149, 1), v = Point3D(0.2573590106280646, 0.19891680262580544, 0)
         let screen = [b, c, m, v]
         let triangles: [SIMD3<Int32>] = [SIMD3(3, 0, 2), SIMD3(3, 2, 1), SIMD3(0, 1, 3)]
-        let signs = ScreenPairs.screenSigns(screen: screen, triangles: triangles)
+        let signs = ScreenOrientation.signs(screen: screen, triangles: triangles)
         #expect(signs == [1, 1, -1], "the premise: the rounding disagrees")
         var marks = [UInt8](repeating: 0, count: 4)
         let marked = screen.withUnsafeBufferPointer { s in
             triangles.withUnsafeBufferPointer { t in
-                marks.withUnsafeMutableBufferPointer { ScreenPairs.screenSigns(screen: s, triangles: t, uncertain: $0) }
+                marks.withUnsafeMutableBufferPointer { ScreenOrientation.signs(screen: s, triangles: t, uncertain: $0) }
             }
         }
         #expect(marked == signs && marks == [3, 3, 3, 3])
@@ -251,7 +251,7 @@ import Testing
         for (k, t) in order.enumerated() { position[Int(t)] = k }
         for i in 0..<3 {
             for j in (i + 1)..<3 {
-                let relation = ScreenPairs.relation(
+                let relation = PairOcclusion.relation(
                     triangles[i], triangles[j], screen.withUnsafeBufferPointer { $0 }, signs: (Double(signs[i]), Double(signs[j])))
                 if let (back, front) = relation.backAndFront(Int32(i), Int32(j)) {
                     #expect(position[Int(back)] < position[Int(front)], "\(back) before \(front)")
@@ -263,7 +263,7 @@ import Testing
         var fanMarks = [UInt8](repeating: 0, count: 4)
         _ = fan.withUnsafeBufferPointer { s in
             [SIMD3<Int32>(0, 1, 2), SIMD3(0, 2, 3), SIMD3(0, 3, 1)].withUnsafeBufferPointer { t in
-                fanMarks.withUnsafeMutableBufferPointer { ScreenPairs.screenSigns(screen: s, triangles: t, uncertain: $0) }
+                fanMarks.withUnsafeMutableBufferPointer { ScreenOrientation.signs(screen: s, triangles: t, uncertain: $0) }
             }
         }
         #expect(fanMarks == [0, 0, 0, 0])

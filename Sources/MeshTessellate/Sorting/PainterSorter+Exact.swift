@@ -6,10 +6,10 @@ public extension PainterSorter {
     /// centroid order, without building a reordered mesh.
     ///
     /// The result lists the indices of `mesh.triangles` in the order of
-    /// `sorted(mesh:geometry:mode: .bsp)`, whose triangles are then
+    /// `sorted(mesh:geometry:mode: .exact)`, whose triangles are then
     /// `order.map { mesh.triangles[Int($0)] }`. Returns `nil` when that sort has to make new
     /// triangles: a triangle with a corner at or behind the eye (clipped first), or a cycle or
-    /// crossing that only splitting can draw right; `sorted(mesh:geometry:mode: .bsp)` does both.
+    /// crossing that only splitting can draw right; `sorted(mesh:geometry:mode: .exact)` does both.
     /// `topology` is the mesh's edge pairing made beforehand (see `sorted`). It makes no BSP tree
     /// (so no triangle budget applies): where one would be needed it stops and returns `nil`.
     ///
@@ -24,7 +24,7 @@ public extension PainterSorter {
         // as many triangles, every one was kept, in order.
         guard pool.points.count == mesh.vertexCount, pool.triangles.count == mesh.triangleCount else { return nil }
         var statistics = SortStatistics(
-            inputTriangles: mesh.triangleCount, clippedTriangles: mesh.triangleCount, outputTriangles: mesh.triangleCount,
+            inputTriangles: mesh.triangleCount, trianglesAfterClipping: mesh.triangleCount, outputTriangles: mesh.triangleCount,
             overlapClusters: 0, largestCluster: 0)
         guard
             case .ordered(let order) = wholeTriangleOrder(pool: pool, statistics: &statistics, topology: topology, countingClusters: false)
@@ -44,7 +44,7 @@ extension PainterSorter {
     /// otherwise follows the ranks, the general order below is taken.
     ///
     /// Pairs of triangles that overlap on screen are ordered by which is nearer over their overlap
-    /// (`ScreenPairs`); a pair that crosses in 3D inside it is tied both ways. The graph's strongly
+    /// (`PairOcclusion`); a pair that crosses in 3D inside it is tied both ways. The graph's strongly
     /// connected components (cycles and crossing pairs) are the only triangles no order of whole
     /// triangles draws right: each is split by its own BSP tree and drawn as a whole. Everything
     /// then goes in a topological order of the graph, smallest index first among the free ones
@@ -109,7 +109,7 @@ extension PainterSorter {
             statistics.overlappingPairs = ranked.overlappingPairs
             return .ordered(ranked.order)
         }
-        guard let occlusions = ScreenPairs.occlusions(screen: pool.screen, triangles: pool.triangles, limit: limit) else {
+        guard let occlusions = PairOcclusion.occlusions(screen: pool.screen, triangles: pool.triangles, limit: limit) else {
             return .tooManyPairs
         }
         statistics.overlapClusters = occlusions.clusters
@@ -126,7 +126,7 @@ extension PainterSorter {
     /// overlapping ones is replaced, at the place of its first triangle, by its BSP order.
     static func clusterOrder(pool: inout SortPool, statistics: inout SortStatistics, budget: Int) throws -> [Int32] {
         let count = pool.triangles.count
-        let roots = ScreenOverlap.clusterRoots(screen: pool.screen, triangles: pool.triangles)
+        let roots = OverlapClusters.clusterRoots(screen: pool.screen, triangles: pool.triangles)
         // Members of each cluster, ascending, in one pass (roots are cluster minima).
         var clusterOf: [Int32: [Int32]] = [:]
         for t in 0..<count where roots[t] != Int32(t) {

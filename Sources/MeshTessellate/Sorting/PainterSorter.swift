@@ -15,7 +15,7 @@ public extension PainterSorter {
     /// vertex's screen position is the projection of its points position. Triangles keep their
     /// winding and their control face. With `.none` and `.depth` no triangle is split.
     ///
-    /// `topology` (`.bsp` only) is the edge pairing of `mesh`'s triangles made beforehand, for
+    /// `topology` (`.exact` only) is the edge pairing of `mesh`'s triangles made beforehand, for
     /// sorting one mesh under many geometries (frames of an animation): it saves the exact sort
     /// about 20% of its time on a folded ripple of 1.28 million triangles, and never changes the
     /// result (see `SortTopology`).
@@ -23,7 +23,7 @@ public extension PainterSorter {
     /// Throws `.unsupported` unless `mesh` is in points space, and `.limitExceeded`, stating the
     /// count, when the exact sort would make more than `maximumTriangles` triangles.
     static func sorted(
-        mesh: TriangleMesh, geometry: LayerGeometry, mode: PainterSort, space: CoordinateSpace = .screen,
+        mesh: TriangleMesh, geometry: LayerGeometry, mode: PainterSorter.Mode, space: CoordinateSpace = .screen,
         maximumTriangles: Int = TessellationOptions.defaultMaximumTriangles, topology: SortTopology? = nil
     ) throws -> (mesh: TriangleMesh, statistics: SortStatistics) {
         guard mesh.space == .points else {
@@ -32,7 +32,7 @@ public extension PainterSorter {
         var pool = try SortPool(clipping: mesh, geometry: geometry)
         let clippedCount = pool.triangles.count
         var statistics = SortStatistics(
-            inputTriangles: mesh.triangleCount, clippedTriangles: clippedCount, outputTriangles: clippedCount,
+            inputTriangles: mesh.triangleCount, trianglesAfterClipping: clippedCount, outputTriangles: clippedCount,
             overlapClusters: 0, largestCluster: 0)
         let order: [Int32]
         switch mode {
@@ -41,7 +41,7 @@ public extension PainterSorter {
         case .depth:
             // Ascending screen z: +z is toward the viewer, so the farthest comes first.
             order = try depthOrder(pool: pool)
-        case .bsp:
+        case .exact:
             order = try exactOrder(pool: &pool, statistics: &statistics, budget: maximumTriangles, topology: topology)
         }
         statistics.outputTriangles = order.count

@@ -12,7 +12,7 @@ struct Render: ParsableCommand {
             The picture covers the layer's untransformed bounds at --scale pixels per point (by \
             default 512 pixels on the longer side for a layer smaller than that, else 1 pixel per \
             point). SVG: one \
-            flat-shaded polygon per triangle in exact back-to-front order (--sort bsp unless given). \
+            flat-shaded polygon per triangle in exact back-to-front order (--sort exact unless given). \
             PNG: the texture (a checkerboard when none is given) stretched over the layer and mapped \
             through the mesh, perspective-correct, anti-aliased, lit, transparent outside the mesh, \
             composited back to front (--sort depth unless given). The format follows the -o file's \
@@ -50,8 +50,8 @@ struct Render: ParsableCommand {
     @Option(parsing: .unconditional, help: "The layer's opacity, 0 to 1; below 1 the draw order shows.")
     var opacity: Double = 1
 
-    @Option(help: "Draw order: none, depth or bsp (exact). Default: bsp for SVG, depth for PNG.")
-    var sort: PainterSort?
+    @Option(help: "Draw order: none, depth or exact (bsp is an older name for exact). Default: exact for SVG, depth for PNG.")
+    var sort: PainterSorter.Mode?
 
     @Flag(help: "SVG only: outline every triangle.")
     var wireframe = false

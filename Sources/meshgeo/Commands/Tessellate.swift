@@ -23,9 +23,9 @@ struct Tessellate: ParsableCommand {
 
     @Option(
         help:
-            "Draw order for semi-transparent layers: none (tessellation order), depth (by centroid depth, as Core Animation) or bsp (exact, splitting triangles)."
+            "Draw order for semi-transparent layers: none (tessellation order), depth (by centroid depth, as Core Animation) or exact (splitting triangles only where no order of whole ones is right; bsp is an older name for it)."
     )
-    var sort: PainterSort = .none
+    var sort: PainterSorter.Mode = .none
 
     @Flag(help: "With --sort, print the number of pieces that splitting added on standard error.")
     var verbose = false

@@ -6,7 +6,7 @@ extension DiagonalPolicy: ExpressibleByArgument {}
 extension CoordinateSpace: ExpressibleByArgument {}
 extension DepthNormalization: ExpressibleByArgument {}
 extension ExampleMesh: ExpressibleByArgument {}
-extension PainterSort: ExpressibleByArgument {}
+extension PainterSorter.Mode: ExpressibleByArgument {}
 
 /// `--steps N` or `--steps auto` (also −1, as in mesh.json).
 struct StepsArgument: ExpressibleByArgument {

@@ -2,7 +2,7 @@ import SurfaceKit
 
 @testable import MeshTessellate
 
-extension ScreenCoverage {
+extension OverlapCandidates {
     /// `candidateList` as one flag per triangle, for tests that look triangles up by index: false
     /// when the triangle provably overlaps no other on screen; nil when the list gives up. `signs`
     /// are the screen-area signs (0 for triangles that cover no area, which are never candidates).

@@ -170,8 +170,11 @@ enum SortSupport {
     }
 
     /// Paints `drawn` in order (last wins) and z-buffers `reference` (max z wins) over a grid of
-    /// pixel centres covering the reference's screen bounds, and compares face and depth.
-    static func compare(drawn: Triangles, reference: Triangles, resolution: Int, margin: Double = 1e-9) -> Comparison {
+    /// pixel centres covering the reference's screen bounds, and compares face and depth (the
+    /// painted depth within `depthTolerance` × max(1, |z|) of the nearest).
+    static func compare(
+        drawn: Triangles, reference: Triangles, resolution: Int, margin: Double = 1e-9, depthTolerance: Double = 1e-7
+    ) -> Comparison {
         var lo = SIMD2<Double>(.infinity, .infinity), hi = -lo
         for t in reference {
             for p in [t.0, t.1, t.2] {
@@ -223,7 +226,7 @@ enum SortSupport {
             result.checked += 1
             let same =
                 paintFace[k] == bestFace[k]
-                && (bestFace[k] < 0 || abs(paintZ[k] - best[k]) <= 1e-7 * max(1, abs(best[k])))
+                && (bestFace[k] < 0 || abs(paintZ[k] - best[k]) <= depthTolerance * max(1, abs(best[k])))
             if !same { result.mismatches += 1 }
         }
         return result

@@ -1,23 +1,23 @@
 import CSwiftRuntimeShims
 import SurfaceKit
 
-extension ScreenPairs {
+enum ScreenOrientation {
     /// The sign of each triangle's screen area, the z-component of (b − a) × (c − a) in screen x
     /// and y: 1 or −1, and 0 for a triangle that covers none (edge-on, a product that is not
     /// finite, or a corner depth that is not finite), which takes part in no pair.
-    static func screenSigns(screen: [Point3D], triangles: [SIMD3<Int32>]) -> [Int8] {
+    static func signs(screen: [Point3D], triangles: [SIMD3<Int32>]) -> [Int8] {
         screen.withUnsafeBufferPointer { s in
-            triangles.withUnsafeBufferPointer { tris in screenSigns(screen: s, triangles: tris) }
+            triangles.withUnsafeBufferPointer { tris in signs(screen: s, triangles: tris) }
         }
     }
 
-    /// `screenSigns(screen:triangles:)` over buffers; every corner index must be below `screen.count`.
+    /// `signs(screen:triangles:)` over buffers; every corner index must be below `screen.count`.
     /// With `uncertain` (a byte per vertex), the corners of every triangle whose sign the rounding
     /// may have got wrong are marked there with bits 0 and 1 (set atomically, on all cores): those
     /// whose computed area is within the error bound of the orientation filter (Shewchuk's
     /// ccwerrboundA, (3 + 16ε)ε times the sum of the two products' sizes) of zero, zero and
     /// non-finite ones included. Any other sign is the sign of the exact area of the corners.
-    static func screenSigns(
+    static func signs(
         screen s: UnsafeBufferPointer<Point3D>, triangles tris: UnsafeBufferPointer<SIMD3<Int32>>,
         uncertain: UnsafeMutableBufferPointer<UInt8>? = nil
     ) -> [Int8] {
@@ -27,11 +27,11 @@ extension ScreenPairs {
             guard let base = sign.baseAddress else { return }
             // Each chunk writes only its own triangles' signs, so the chunks can run on all cores.
             let out = SharedMutableBuffer(base: base)
-            parallelChunks(n, minimumChunk: 65_536) { range in
+            parallelChunks(n, minimumChunk: SortParallelism.minimumChunk) { range in
                 for t in range {
                     let tri = tris[t]
                     let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
-                    let (area, certain) = screenArea(a, b, c)
+                    let (area, certain) = area(a, b, c)
                     if let marks = uncertain?.baseAddress, !certain {
                         _ = shims_fetch_or_u8(marks + Int(tri.x), 3)
                         _ = shims_fetch_or_u8(marks + Int(tri.y), 3)
@@ -50,7 +50,7 @@ extension ScreenPairs {
     /// error bound of the orientation filter (Shewchuk's ccwerrboundA, (3 + 16ε)ε times the sum of
     /// the two products' sizes). False for an area of zero or not finite.
     @inline(__always)
-    static func screenArea(_ a: Point3D, _ b: Point3D, _ c: Point3D) -> (area: Double, certain: Bool) {
+    static func area(_ a: Point3D, _ b: Point3D, _ c: Point3D) -> (area: Double, certain: Bool) {
         let left = (b.x - a.x) * (c.y - a.y), right = (b.y - a.y) * (c.x - a.x)
         let area = left - right
         return (area, abs(area) > 3.3306690738754716e-16 * (abs(left) + abs(right)))

@@ -72,7 +72,7 @@ struct ScreenBSP: Sendable {
                 var f = SIMD3<Double>()
                 var side = SIMD3<Int32>()
                 for k in 0..<3 {
-                    f[k] = (plane.normal * pool.screen[Int(t[k])]).sum() + plane.offset
+                    f[k] = plane.distance(to: pool.screen[Int(t[k])])
                     side[k] = f[k] > onPlane ? 1 : (f[k] < -onPlane ? -1 : 0)
                 }
                 let hasPositive = side.x > 0 || side.y > 0 || side.z > 0
@@ -120,6 +120,19 @@ struct ScreenBSP: Sendable {
 }
 
 extension ScreenBSP {
+    /// A splitting plane through a corner of the piece it was made from. Distances are measured
+    /// from that corner, not from the origin: the products then have the size of the cluster, not
+    /// of the screen coordinates, so a scene moved far from the origin (10¹⁵ points, where an
+    /// absolute offset keeps no digit of the cluster's size) is split where it was at the origin.
+    struct Plane: Sendable {
+        var normal: SIMD3<Double>
+        var origin: Point3D
+
+        /// The signed distance of `p` from the plane (the normal is a unit vector).
+        @inline(__always)
+        func distance(to p: Point3D) -> Double { (normal * (p - origin)).sum() }
+    }
+
     /// The splitting plane for a list of pieces, with the piece it is the plane of: among up to
     /// 12 candidates spread evenly over the list, the plane that cuts the fewest of up to 96 evenly
     /// spread pieces (ties: the earlier candidate). Taking the first piece instead cuts a folded
@@ -128,10 +141,10 @@ extension ScreenBSP {
     /// positions choose.
     private static func chooseSplitter(
         _ pieces: [Int32], pool: SortPool, minimumNormal: Double, onPlane: Double
-    ) -> (plane: (normal: SIMD3<Double>, offset: Double), piece: Int32)? {
+    ) -> (plane: Plane, piece: Int32)? {
         let count = pieces.count
         let candidateCount = min(count, 12), sampleCount = min(count, 96)
-        var best: (plane: (normal: SIMD3<Double>, offset: Double), piece: Int32)?
+        var best: (plane: Plane, piece: Int32)?
         var bestCuts = Int.max
         for k in 0..<candidateCount {
             let p = pieces[k * count / candidateCount]
@@ -141,7 +154,7 @@ extension ScreenBSP {
                 let t = pool.triangles[Int(pieces[m * count / sampleCount])]
                 var positive = false, negative = false
                 for k in 0..<3 {
-                    let f = (candidate.normal * pool.screen[Int(t[k])]).sum() + candidate.offset
+                    let f = candidate.distance(to: pool.screen[Int(t[k])])
                     if f > onPlane { positive = true } else if f < -onPlane { negative = true }
                 }
                 if positive && negative { cuts += 1 }
@@ -165,7 +178,7 @@ extension ScreenBSP {
     /// to cancellation and tilts the plane away from the piece's own corners (by 8e-10 in a
     /// cluster 0.18 across on the tilted ripple, nearly 5,000 times the on-plane tolerance), while
     /// the short edges' is accurate to rounding.
-    static func plane(of p: Int32, pool: SortPool, minimumNormal: Double) -> (normal: SIMD3<Double>, offset: Double)? {
+    static func plane(of p: Int32, pool: SortPool, minimumNormal: Double) -> Plane? {
         let t = pool.triangles[Int(p)]
         let v = (pool.screen[Int(t.x)], pool.screen[Int(t.y)], pool.screen[Int(t.z)])
         func lengthSquared(_ d: SIMD3<Double>) -> Double { (d * d).sum() }
@@ -177,8 +190,7 @@ extension ScreenBSP {
         let n = (b - a).cross(c - a)
         let len = (n * n).sum().squareRoot()
         guard len > minimumNormal else { return nil }
-        let unit = n / len
-        return (unit, -(unit * a).sum())
+        return Plane(normal: n / len, origin: a)
     }
 
     /// Cuts a piece along the plane into pieces on its positive and negative sides (corners on the
@@ -201,7 +213,7 @@ extension ScreenBSP {
             if sa >= 0 { positive.append(a) }
             if sa <= 0 { negative.append(a) }
             if sa * sb < 0 {
-                let ga = pool.w(Int(a)) * f[k], gb = pool.w(Int(b)) * f[(k + 1) % 3]
+                let ga = pool.homogeneousW(ofVertex: Int(a)) * f[k], gb = pool.homogeneousW(ofVertex: Int(b)) * f[(k + 1) % 3]
                 let v = try pool.interpolatedVertex(a, b, t: ga / (ga - gb))
                 positive.append(v)
                 negative.append(v)

@@ -8,7 +8,7 @@ import SurfaceKit
 /// in the order "p before q" where they overlap on screen, and ranking by least depth (zmin, ties in
 /// index order) already puts p first: zmin(p) ≤ zmax(p) < zmin(q). So the rank order is a valid
 /// painter's order as soon as every pair whose depth ranges overlap and whose screen images overlap
-/// is ordered back to front by it too, which the exact pair test (`ScreenPairs.relation`) checks.
+/// is ordered back to front by it too, which the exact pair test (`PairOcclusion.relation`) checks.
 /// When one such pair is the other way round (or crosses in 3D), the rank order is wrong and the
 /// caller takes the general path: every overlapping pair ordered and cycles split.
 ///
@@ -16,9 +16,16 @@ import SurfaceKit
 /// of the tilted ripple's 924,226 overlapping pairs at steps 3 only about 8,700 need the test (mostly
 /// neighbours along the fold lines), and none is the wrong way round.
 ///
-/// Only the triangles `ScreenCoverage` keeps can overlap anything; the others keep their places in
+/// Only the triangles `OverlapCandidates` keeps can overlap anything; the others keep their places in
 /// the input order, and the candidates fill their own places in rank order.
 enum DepthRankedOrder {
+    /// Slots ahead whose entry is prefetched while the cells' copies are gathered: about one
+    /// memory latency of copying.
+    static let copyPrefetchDistance = 16
+    /// Places a core takes at least when the output order is written: a pass of plain stores, so
+    /// larger chunks than the sort's other passes.
+    static let placingChunk = 262_144
+
     struct Outcome {
         var order: [Int32]
         /// Overlapping pairs among those tested (whose depth ranges overlap).
@@ -57,16 +64,16 @@ enum DepthRankedOrder {
         let n = tris.count
         // Whether the candidates' angles at each vertex cover the direction +x once (bit 0) or
         // more often (bit 1, set for the vertices of R and the corners of triangles whose sign
-        // may be wrong too; see `simpleCornerMask`).
+        // may be wrong too; see `simpleCorners`).
         let turnScratch = SortScratch(bytes: s.count, zeroed: true)
         defer { withExtendedLifetime(turnScratch) {} }
         let turns = turnScratch.buffer(of: UInt8.self, count: s.count)
         // The sign of each triangle's screen area; 0 for those that cover none (edge-on, or not
         // finite), which take part in no pair.
-        let sign = ScreenPairs.screenSigns(screen: s, triangles: tris, uncertain: turns)
+        let sign = ScreenOrientation.signs(screen: s, triangles: tris, uncertain: turns)
         // The touch tolerance's scale: the extent of R, which is the extent of everything covered.
         let candidates = sign.withUnsafeBufferPointer { sign in
-            ScreenCoverage.find(screen: s, triangles: tris, signs: sign, scale: nil, topology: topology)
+            OverlapCandidates.find(screen: s, triangles: tris, signs: sign, scale: nil, topology: topology)
         }
         guard let candidates else { return nil }
         let list = candidates.triangles
@@ -92,45 +99,13 @@ enum DepthRankedOrder {
         // In a fixed number of parts (on all cores; the vertices' marks then atomically), each
         // with its own bounds and sum, added in part order: the grid below is the same on any
         // number of cores.
-        let parts = m >= 32_768 ? 8 : 1
+        let parts = m >= SortParallelism.minimumPart ? SortParallelism.parts : 1
         // Atomically whenever there are parts: `parallelParts` decides on its own how many of
         // them run at once.
         let atomically = parts > 1
-        typealias PartBounds = (lo: SIMD2<Double>, hi: SIMD2<Double>, extent: Double)
-        let partBounds: [PartBounds] = slots.withUnsafeMutableBufferPointer { slotsOut in
-            keys.withUnsafeMutableBufferPointer { keysOut in
-                list.withUnsafeBufferPointer { list in
-                    sign.withUnsafeBufferPointer { sign in
-                        // m ≥ 2 here, so both have storage.
-                        guard let slotStart = slotsOut.baseAddress, let keyStart = keysOut.baseAddress else { return [] }
-                        let (slotBase, keyBase) = (SharedMutableBuffer(base: slotStart), SharedMutableBuffer(base: keyStart))
-                        return parallelParts(parts) { part -> PartBounds in
-                            var lo = SIMD2<Double>(.infinity, .infinity), hi = SIMD2<Double>(-.infinity, -.infinity)
-                            var extent = 0.0
-                            for slot in m * part / parts..<m * (part + 1) / parts {
-                                let t = Int(list[slot])
-                                let tri = tris[t]
-                                let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
-                                let mnx = min(a.x, b.x, c.x), mny = min(a.y, b.y, c.y)
-                                let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
-                                let zmin = Float.roundedDown(min(a.z, b.z, c.z))
-                                countTurns(tri, sign: sign[t], a, b, c, into: turns, atomically: atomically)
-                                slotBase.base[slot] = Entry(
-                                    box: SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy)),
-                                    depth: SIMD2(zmin, Float.roundedUp(max(a.z, b.z, c.z))), first: .zero,
-                                    slot: Int32(truncatingIfNeeded: slot), triangle: tri, depths: SIMD3(a.z, b.z, c.z), sign: sign[t],
-                                    certain: ScreenPairs.screenArea(a, b, c).certain)
-                                keyBase.base[slot] = RadixSort.orderedBits(zmin)
-                                lo = SIMD2(min(lo.x, mnx), min(lo.y, mny))
-                                hi = SIMD2(max(hi.x, mxx), max(hi.y, mxy))
-                                extent += max(mxx - mnx, mxy - mny)
-                            }
-                            return (lo, hi, extent)
-                        }
-                    }
-                }
-            }
-        }
+        let partBounds = fillSlots(
+            &slots, keys: &keys, list: list, sign: sign, screen: s, triangles: tris, turns: turns, parts: parts,
+            atomically: atomically)
         var boxLo = SIMD2<Double>(.infinity, .infinity), boxHi = SIMD2<Double>(-.infinity, -.infinity)
         var sumExtent = 0.0
         for bounds in partBounds {
@@ -165,12 +140,13 @@ enum DepthRankedOrder {
             guard let base = slots.baseAddress else { return }
             let slotBase = SharedMutableBuffer(base: base)
             // On all cores, each chunk its own slots.
-            parallelChunks(m, minimumChunk: 32_768) { range in
+            parallelChunks(m, minimumChunk: SortParallelism.minimumPart) { range in
                 for slot in range {
                     let box = slotBase.base[slot].box, corners = slotBase.base[slot].corners
                     let r = SIMD4(Int32(cellX(box.x)), Int32(cellY(box.y)), Int32(cellX(box.z)), Int32(cellY(box.w)))
                     slotBase.base[slot].first = SIMD2(Int16(truncatingIfNeeded: r.x), Int16(truncatingIfNeeded: r.y))
-                    slotBase.base[slot].corners.w = corners.w & ~7 | simpleCornerMask(corners, turns: counted)
+                    let traits = slotBase.base[slot].traits.subtracting(.simpleCorners)
+                    slotBase.base[slot].traits = traits.union(simpleCorners(corners, turns: counted))
                     cellsOut[slot] = r
                 }
             }
@@ -194,9 +170,9 @@ enum DepthRankedOrder {
             bins.members.withUnsafeBufferPointer { members in
                 guard let base = slots.baseAddress else { return }
                 // On all cores, each chunk its own entries.
-                parallelChunks(total, minimumChunk: 65_536) { range in
+                parallelChunks(total, minimumChunk: SortParallelism.minimumChunk) { range in
                     for e in range {
-                        if e + 16 < range.upperBound { shims_prefetch(base + Int(members[e + 16])) }
+                        if e + copyPrefetchDistance < range.upperBound { shims_prefetch(base + Int(members[e + copyPrefetchDistance])) }
                         entryBuffer[e] = slots[Int(members[e])]
                     }
                 }
@@ -211,10 +187,70 @@ enum DepthRankedOrder {
             sweep(columns: nx, rows: ny, start: start, entries: entries, screen: s, limit: limit, lookLimit: lookLimit)
         }
         guard let swept else { return nil }
-        var (back, front) = (swept.back, swept.front)
+        let (back, front) = (swept.back, swept.front)
         outcome.overlappingPairs = swept.overlaps.count
         if countingClusters { (outcome.clusters, outcome.largestCluster) = clusterSizes(swept.overlaps) }
 
+        guard let drawn = drawnOrder(ranked: ranked, back: back, front: front, depth: { slots[Int(ranked[Int($0)])].depth })
+        else { return nil }
+        outcome.order = placed(drawn, list: list, count: n)
+        return outcome
+    }
+
+    /// The bounds of a part of the candidates' boxes, and the sum of their extents.
+    typealias PartBounds = (lo: SIMD2<Double>, hi: SIMD2<Double>, extent: Double)
+
+    /// The first pass over the candidates (`list`, by slot), in `parts` parts each with its own
+    /// bounds and sum: every slot's entry (box and depth range in Float rounded outward, corners
+    /// and traits) and rank key, and the turns at each candidate's corners (`countTurns`).
+    static func fillSlots(
+        _ slots: inout [Entry], keys: inout [UInt32], list: [Int32], sign: [Int8], screen s: UnsafeBufferPointer<Point3D>,
+        triangles tris: UnsafeBufferPointer<SIMD3<Int32>>, turns: UnsafeMutableBufferPointer<UInt8>, parts: Int, atomically: Bool
+    ) -> [PartBounds] {
+        let m = list.count
+        return slots.withUnsafeMutableBufferPointer { slotsOut in
+            keys.withUnsafeMutableBufferPointer { keysOut in
+                list.withUnsafeBufferPointer { list in
+                    sign.withUnsafeBufferPointer { sign in
+                        // m ≥ 2 here, so both have storage.
+                        guard let slotStart = slotsOut.baseAddress, let keyStart = keysOut.baseAddress else { return [] }
+                        let (slotBase, keyBase) = (SharedMutableBuffer(base: slotStart), SharedMutableBuffer(base: keyStart))
+                        return parallelParts(parts) { part -> PartBounds in
+                            var lo = SIMD2<Double>(.infinity, .infinity), hi = SIMD2<Double>(-.infinity, -.infinity)
+                            var extent = 0.0
+                            for slot in m * part / parts..<m * (part + 1) / parts {
+                                let t = Int(list[slot])
+                                let tri = tris[t]
+                                let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
+                                let mnx = min(a.x, b.x, c.x), mny = min(a.y, b.y, c.y)
+                                let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
+                                let zmin = Float.roundedDown(min(a.z, b.z, c.z))
+                                countTurns(tri, sign: sign[t], a, b, c, into: turns, atomically: atomically)
+                                slotBase.base[slot] = Entry(
+                                    box: SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy)),
+                                    depth: SIMD2(zmin, Float.roundedUp(max(a.z, b.z, c.z))), first: .zero,
+                                    slot: Int32(truncatingIfNeeded: slot), triangle: tri, depths: SIMD3(a.z, b.z, c.z), sign: sign[t],
+                                    certain: ScreenOrientation.area(a, b, c).certain)
+                                keyBase.base[slot] = RadixSort.orderedBits(zmin)
+                                lo = SIMD2(min(lo.x, mnx), min(lo.y, mny))
+                                hi = SIMD2(max(hi.x, mxx), max(hi.y, mxy))
+                                extent += max(mxx - mnx, mxy - mny)
+                            }
+                            return (lo, hi, extent)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The candidates (slots) in draw order: `ranked` when every tested pair (`back` before `front`,
+    /// as slots) goes up the ranks; otherwise a topological order of those pairs, the lowest rank
+    /// first among the free ones; nil when that has a cycle or breaks an untested pair.
+    /// `depth` gives a rank's depth range.
+    static func drawnOrder(ranked: [Int32], back: [Int32], front: [Int32], depth: (Int32) -> SIMD2<Float>) -> [Int32]? {
+        let m = ranked.count
+        var (back, front) = (back, front)
         // The tested pairs' edges between ranks. When every one goes up the ranks, the rank order
         // is the order; otherwise a topological order of them, the lowest rank first among the free
         // ones, provided no cycle and no untested pair is broken (see `keepsUntestedPairs`).
@@ -253,7 +289,7 @@ enum DepthRankedOrder {
             // drawn.
             var highest: Int32 = -1, keeps = true
             @inline(__always) func place(_ rank: Int32) {
-                if keeps { keeps = keepsUntested(rank, highest: &highest) { slots[Int(ranked[Int($0)])].depth } }
+                if keeps { keeps = keepsUntested(rank, highest: &highest, depth: depth) }
                 drawn.append(ranked[Int(rank)])
             }
             // `free`: the lowest rank without edges not yet placed (`t` skips those with edges).
@@ -282,15 +318,21 @@ enum DepthRankedOrder {
             }
             guard keeps else { return nil }
         }
+        return drawn
+    }
 
+    /// The input order of `n` triangles, with the candidates' places (ascending in `list`) taken by
+    /// the candidates in draw order (`drawn`, as places in `list`).
+    static func placed(_ drawn: [Int32], list: [Int32], count n: Int) -> [Int32] {
+        let m = list.count
         // The input order, with the candidates' places (ascending in `list`) taken by the
         // candidates in rank order: one pass, each place written once.
-        outcome.order = [Int32](unsafeUninitializedCapacity: n) { buffer, count in
+        return [Int32](unsafeUninitializedCapacity: n) { buffer, count in
             adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
             guard let base = buffer.baseAddress else { return }
             let out = SharedMutableBuffer(base: base)
             // On all cores, each chunk its own places, starting at its first candidate.
-            parallelChunks(n, minimumChunk: 262_144) { range in
+            parallelChunks(n, minimumChunk: placingChunk) { range in
                 var place = firstPlace(atLeast: range.lowerBound, in: list)
                 for t in range {
                     if place < m, Int(list[place]) == t {
@@ -303,7 +345,6 @@ enum DepthRankedOrder {
             }
             count = n
         }
-        return outcome
     }
 
     /// The clusters of two or more slots joined by `pairs`, and the size of the largest: over the
@@ -352,120 +393,4 @@ enum DepthRankedOrder {
         }
         return lower
     }
-
-    /// Marks in `turns` each corner of the triangle `tri` (corners at a, b, c, with screen-area
-    /// sign `sign`, not 0) whose angle holds the direction +x: bit 0 the first time a vertex is
-    /// marked, bit 1 every time after. With the corners counterclockwise, the angle at v from the
-    /// next corner u to the previous one w (less than π) holds it when u.y ≤ v.y < w.y, exactly
-    /// (half-open, so a side along +x counts once). `atomically` when other cores mark too.
-    @inline(__always)
-    static func countTurns(
-        _ tri: SIMD3<Int32>, sign: Int8, _ a: Point3D, _ b: Point3D, _ c: Point3D, into turns: UnsafeMutableBufferPointer<UInt8>,
-        atomically: Bool = false
-    ) {
-        @inline(__always) func turn(_ v: Int32, if covers: Bool) {
-            guard covers else { return }
-            if atomically, let base = turns.baseAddress {
-                if shims_fetch_or_u8(base + Int(v), 1) & 1 != 0 { _ = shims_fetch_or_u8(base + Int(v), 2) }
-            } else {
-                let marks = turns[Int(v)]
-                turns[Int(v)] = marks | 1 | (marks & 1) << 1
-            }
-        }
-        if sign > 0 {
-            turn(tri.x, if: b.y <= a.y && a.y < c.y)
-            turn(tri.y, if: c.y <= b.y && b.y < a.y)
-            turn(tri.z, if: a.y <= c.y && c.y < b.y)
-        } else {
-            turn(tri.x, if: c.y <= a.y && a.y < b.y)
-            turn(tri.z, if: b.y <= c.y && c.y < a.y)
-            turn(tri.y, if: a.y <= b.y && b.y < c.y)
-        }
-    }
-
-    /// The corners of `corners` (bit k for corner k) around which the triangles wind once, for
-    /// `Entry.corners`, from `turns`:
-    /// whether the candidates' angles at each vertex cover the direction +x once (bit 0) or more
-    /// often (bit 1, also set for the vertices of R and the corners of every triangle whose sign
-    /// the rounding may have got wrong, `screenSigns(…, uncertain:)`).
-    ///
-    /// The argument needs each triangle at v to be run the way it truly turns: a sliver whose
-    /// rounded area has the wrong sign would let v's runs cancel while two of its neighbours
-    /// overlap along it (a review found such a fan), hence the marks of uncertain signs; every other
-    /// sign is exact. Around a vertex v that is no end of R, every edge at v is run once each way, so the sides
-    /// opposite v of the triangles with area at v make a closed chain, and those triangles cover
-    /// every point near v the same number k ≥ 1 of times: the chain's winding number there. That is
-    /// how often their angles at v hold the direction +x (each angle below π, half-open by the y
-    /// comparisons, so a side along +x counts once). When all of them are candidates, that count is
-    /// what `turns[v]` marks. When one of them is not, it is covered once and R does not touch it
-    /// (`ScreenCoverage`), so near v nothing is covered more than once and k = 1 too. So when
-    /// `turns[v]` has no bit 1, k = 1: the angles at v do not overlap, and each triangle lies in its angle,
-    /// so two triangles with the corner v are apart on screen. The sweep then skips such pairs
-    /// without the exact test, which says apart for them too (W3: 487,000 tests → about 65,000).
-    @inline(__always)
-    static func simpleCornerMask(_ corners: SIMD4<Int32>, turns: UnsafeBufferPointer<UInt8>) -> Int32 {
-        (turns[Int(corners.x)] & 2 == 0 ? 1 : 0) | (turns[Int(corners.y)] & 2 == 0 ? 2 : 0) | (turns[Int(corners.z)] & 2 == 0 ? 4 : 0)
-    }
-
-    /// A cell's copy of a candidate's box, depth range, first cell (column, row; a grid has at most
-    /// 4,096 a side), slot, and its corners with what the sweep's filters need of them, so that
-    /// most pairs are settled from the two copies alone (no scattered read of the pair data).
-    struct Entry {
-        var box = SIMD4<Float>.zero
-        var depth = SIMD2<Float>.zero
-        var first = SIMD2<Int16>.zero
-        var slot: Int32 = 0
-        /// The corners, and in w: bits 0–2 the corners around which the triangles wind once (see
-        /// `simpleCornerMask`), bits 3–4 the corner of least depth, bits 5–6 the corner of greatest
-        /// depth (the first of equal ones), bit 7 a negative screen-area sign, bit 8 a sign the
-        /// rounding may have got wrong (`ScreenPairs.screenArea`).
-        var corners = SIMD4<Int32>.zero
-
-        init(
-            box: SIMD4<Float>, depth: SIMD2<Float>, first: SIMD2<Int16>, slot: Int32, triangle: SIMD3<Int32>,
-            depths: SIMD3<Double>, sign: Int8, certain: Bool
-        ) {
-            self.box = box
-            self.depth = depth
-            self.first = first
-            self.slot = slot
-            let least: Int32 = depths.y < depths.x ? (depths.z < depths.y ? 2 : 1) : (depths.z < depths.x ? 2 : 0)
-            let greatest: Int32 = depths.y > depths.x ? (depths.z > depths.y ? 2 : 1) : (depths.z > depths.x ? 2 : 0)
-            corners = SIMD4(triangle, least << 3 | greatest << 5 | (sign < 0 ? 1 << 7 : 0) | (certain ? 0 : 1 << 8))
-        }
-
-        /// The corners alone.
-        var triangle: SIMD3<Int32> { SIMD3(corners.x, corners.y, corners.z) }
-
-        /// Whether the screen-area sign is negative.
-        var negative: Bool { corners.w & (1 << 7) != 0 }
-
-        /// Whether this and `other` are neighbours on the two sides of an edge: their signs, both
-        /// exact, the same, and the edge run opposite ways (then `ScreenPairs.relation` finds them
-        /// apart too).
-        @inline(__always)
-        func acrossAnEdge(from other: Entry) -> Bool {
-            (corners.w | other.corners.w) & (1 << 8) == 0 && negative == other.negative
-                && ScreenPairs.runOppositeAlongAnEdge(triangle, other.triangle)
-        }
-
-        /// Whether this one's corner of greatest depth is `later`'s corner of least depth: then no
-        /// corner of this one is above any of `later` (its greatest depth is the other's least,
-        /// exactly), as the sweep's depth filter finds without reading the exact depths.
-        @inline(__always)
-        func topIsBottom(of later: Entry) -> Bool {
-            corners[Int(corners.w >> 5 & 3)] == later.corners[Int(later.corners.w >> 3 & 3)]
-        }
-
-        /// Whether this and `other` share a corner around which the triangles wind once: then
-        /// they are apart on screen.
-        @inline(__always)
-        func sharesSimpleCorner(with other: Entry) -> Bool {
-            let w = corners.w
-            let simple = SIMD3(w & 1, w & 2, w & 4) .!= 0
-            let shared = triangle .== other.corners.x .| triangle .== other.corners.y .| triangle .== other.corners.z
-            return any(shared .& simple)
-        }
-    }
-
 }

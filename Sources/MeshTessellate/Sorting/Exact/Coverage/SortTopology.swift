@@ -5,7 +5,7 @@ import SurfaceKit
 /// mesh under another layer geometry (a layer turning or its perspective changing while its mesh
 /// transform stays put, as in an animation).
 ///
-/// The exact sort starts from the edges whose runs do not cancel on screen (`ScreenCoverage`):
+/// The exact sort starts from the edges whose runs do not cancel on screen (`OverlapCandidates`):
 /// an edge shared by two triangles cancels unless a fold puts both on the same side of it. Finding
 /// the triangles that share each edge is a bucket sort of the half-edges, which costs about a
 /// fifth of the sort on the W3 ripple; with the pairing kept here, each sort only compares the
@@ -49,15 +49,15 @@ public struct SortTopology: Sendable {
             let top = Int32(vertexCount)
             return v.x >= 0 && v.y >= 0 && v.z >= 0 && v.x < top && v.y < top && v.z < top
         }
-        // Half-edges bucketed by one end (see `ScreenCoverage.bucket`), each as the other end
+        // Half-edges bucketed by one end (see `OverlapCandidates.bucket`), each as the other end
         // (high 32 bits) and its encoded half-edge (low 32), then each bucket sorted: one edge's
         // half-edges come together.
         var offsets = [Int32](repeating: 0, count: vertexCount + 1)
         // A side from a vertex to itself bounds nothing (its triangle has no area) and is left out.
         for v in triangles where valid(v) {
-            if v.x != v.y { offsets[ScreenCoverage.bucket(v.x, v.y)] += 1 }
-            if v.y != v.z { offsets[ScreenCoverage.bucket(v.y, v.z)] += 1 }
-            if v.z != v.x { offsets[ScreenCoverage.bucket(v.z, v.x)] += 1 }
+            if v.x != v.y { offsets[OverlapCandidates.bucket(v.x, v.y)] += 1 }
+            if v.y != v.z { offsets[OverlapCandidates.bucket(v.y, v.z)] += 1 }
+            if v.z != v.x { offsets[OverlapCandidates.bucket(v.z, v.x)] += 1 }
         }
         var sum: Int32 = 0
         for v in 0..<vertexCount {
@@ -70,7 +70,7 @@ public struct SortTopology: Sendable {
             for k in 0..<3 {
                 let a = v[k], b = v[(k + 1) % 3]
                 guard a != b else { continue }
-                let home = ScreenCoverage.bucket(a, b)
+                let home = OverlapCandidates.bucket(a, b)
                 let other = a ^ b ^ Int32(truncatingIfNeeded: home)
                 let h = Int32(3 * t + k)
                 offsets[home] -= 1
@@ -119,7 +119,7 @@ public struct SortTopology: Sendable {
     /// R for the screen-area `signs` of the triangles (1, −1, or 0 for no area): every edge whose
     /// runs do not cancel, from its smaller vertex a to b with its net count (runs a → b minus runs
     /// b → a, each triangle run counterclockwise on screen), the same edges and counts as
-    /// `ScreenCoverage.residualChain` finds by itself (in another order).
+    /// `OverlapCandidates.residualChain` finds by itself (in another order).
     func residual(signs: UnsafeBufferPointer<Int8>) -> [(a: Int32, b: Int32, weight: Int32)] {
         var residual: [(a: Int32, b: Int32, weight: Int32)] = []
         triangles.withUnsafeBufferPointer { tris in

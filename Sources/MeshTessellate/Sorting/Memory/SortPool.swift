@@ -14,7 +14,7 @@ struct SortPool: Sendable {
     /// Screen positions; `.zero` for input vertices at or behind the eye (no triangle uses them).
     var screen: [Point3D]
     /// Homogeneous w of the vertices made by clip cuts and splits (vertex `originalVertexCount + k`
-    /// is `addedW[k]`); an input vertex's is computed when asked for (`w(_:)`), as only splits
+    /// is `addedW[k]`); an input vertex's is computed when asked for (`homogeneousW(ofVertex:)`), as only splits
     /// need it and a stored copy would be 8 bytes of fresh memory per vertex on every sort.
     var addedW: [Double]
     var triangles: [SIMD3<Int32>]
@@ -54,7 +54,7 @@ extension SortPool {
         // Projection of every vertex, on all cores (each part writes only its own slots and says
         // whether any of its vertices is at or behind the eye).
         let count = mesh.vertexCount
-        let parts = Swift.max(1, Swift.min(ProcessInfoCores.count, 8, count / 32_768))
+        let parts = Swift.max(1, Swift.min(ProcessInfoCores.count, SortParallelism.parts, count / SortParallelism.minimumPart))
         var behind = [Bool](repeating: false, count: parts)
         // Written in full below; huge pages, since a fresh 4 KiB page costs about 2 µs to fault in.
         var screen = [Point3D](unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -157,7 +157,7 @@ extension SortPool {
 
     /// Homogeneous w of vertex `i`, which turns screen-space parameters into points-space ones
     /// (above `LayerGeometry.clipW` for every vertex a triangle of the pool uses).
-    func w(_ i: Int) -> Double {
+    func homogeneousW(ofVertex i: Int) -> Double {
         i < originalVertexCount ? geometry.clipCoordinates(ofPoints: points[i]).w : addedW[i - originalVertexCount]
     }
 
@@ -170,7 +170,7 @@ extension SortPool {
                 depths.withUnsafeMutableBufferPointer { d in
                     guard let base = d.baseAddress else { return }
                     let out = SharedMutableBuffer(base: base)
-                    parallelChunks(count, minimumChunk: 65_536) { range in
+                    parallelChunks(count, minimumChunk: SortParallelism.minimumChunk) { range in
                         for i in range {
                             let t = tris[i]
                             out.base[i] = (screen[Int(t.x)].z + screen[Int(t.y)].z + screen[Int(t.z)].z) / 3

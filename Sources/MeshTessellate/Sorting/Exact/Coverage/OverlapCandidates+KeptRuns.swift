@@ -1,4 +1,4 @@
-extension ScreenCoverage {
+extension OverlapCandidates {
     /// The runs a → b of the triangles with area (counterclockwise on screen: as listed when the
     /// sign is positive, reversed otherwise) that R's counting sort has to see: all of them less
     /// pairs of runs that cancel (a → b and b → a) found between neighbours in the listing.

@@ -5,7 +5,7 @@ import SurfaceKit
 /// so their relative order does not matter. Neighbours in a mesh only touch along an edge, which
 /// the separating-axis test below sees exactly (both ends of the edge project to exactly 0), so an
 /// unfolded surface falls apart into single triangles and costs no splitting.
-enum ScreenOverlap {
+enum OverlapClusters {
     /// For each triangle, the smallest triangle index of its cluster (itself when alone).
     static func clusterRoots(screen: [Point3D], triangles: [SIMD3<Int32>]) -> [Int32] {
         let n = triangles.count

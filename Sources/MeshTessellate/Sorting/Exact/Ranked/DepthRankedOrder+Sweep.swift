@@ -3,6 +3,17 @@ import SurfaceKit
 import Synchronization
 
 extension DepthRankedOrder {
+    /// Entries below which the sweep runs as one band on one core: fewer pay less than a thread.
+    static let parallelSweepMinimum = 4_096
+    /// Pairs the copies do not settle, tested in one batch: enough to read corners ahead, few
+    /// enough to stay in the L1 cache.
+    static let pairBatch = 4_096
+    /// Pairs ahead whose six corners are prefetched: about one memory latency of the test's work.
+    static let prefetchDistance = 8
+    /// Pairs looked at between a band's updates of the shared total: rare enough to cost nothing,
+    /// often enough that the bands stop soon after the limit.
+    static let lookedReportInterval = 65_536
+
     /// What the sweep found in a band of grid rows: the tested pairs' order (back before front, as
     /// slots), every overlapping pair (level ones too, for the clusters), and the pairs looked at.
     /// `valid` is false when the band met a pair the rank order cannot keep (or the limits).
@@ -34,7 +45,7 @@ extension DepthRankedOrder {
         // other core idle; one band on one core (the findings are the same either way, which
         // `theOrderIsTheSameOnOneThreadAndOnAllCores` checks on a fold with enough entries).
         let cores = ProcessInfoCores.count
-        let bandCount = cores > 1 && entries.count >= 4_096 ? min(4 * cores, ny) : 1
+        let bandCount = cores > 1 && entries.count >= parallelSweepMinimum ? min(4 * cores, ny) : 1
         // Band b starts at the first row whose entries begin past b / bandCount of them all.
         var firstRows = [Int](repeating: ny, count: bandCount + 1)
         firstRows[0] = 0
@@ -87,7 +98,7 @@ extension DepthRankedOrder {
         // The pairs that the copies do not settle are tested in batches (entry numbers), in the
         // sweep's order: their corners are scattered reads, which a batch can ask for a few pairs
         // ahead.
-        var batch = [SIMD2<Int32>](repeating: .zero, count: 4_096)
+        var batch = [SIMD2<Int32>](repeating: .zero, count: pairBatch)
         return batch.withUnsafeMutableBufferPointer { batch in
             var batchCount = 0
             /// Tests the batch's pairs in order; false when the general path must decide.
@@ -95,8 +106,9 @@ extension DepthRankedOrder {
                 defer { batchCount = 0 }
                 let overlapsBefore = outcome.overlaps.count
                 for k in 0..<batchCount {
-                    if k + 8 < batchCount {
-                        let ahead = entries[Int(batch[k + 8].x)].corners, other = entries[Int(batch[k + 8].y)].corners
+                    if k + prefetchDistance < batchCount {
+                        let ahead = entries[Int(batch[k + prefetchDistance].x)].corners,
+                            other = entries[Int(batch[k + prefetchDistance].y)].corners
                         shims_prefetch(screenBase + Int(ahead.x))
                         shims_prefetch(screenBase + Int(ahead.y))
                         shims_prefetch(screenBase + Int(ahead.z))
@@ -116,7 +128,7 @@ extension DepthRankedOrder {
                     }
                     let si = ei.slot, sj = ej.slot
                     let signs: (Double, Double) = (ei.negative ? -1 : 1, ej.negative ? -1 : 1)
-                    let relation = ScreenPairs.relation(ti, tj, s, signs: signs)
+                    let relation = PairOcclusion.relation(ti, tj, s, signs: signs)
                     if relation == .apart { continue }
                     if relation == .crossing { return false }
                     if let (back, front) = relation.backAndFront(si, sj) {
@@ -146,7 +158,7 @@ extension DepthRankedOrder {
                             outcome.valid = false
                             return outcome
                         }
-                        if outcome.looked - lookedAdded >= 65_536 {
+                        if outcome.looked - lookedAdded >= lookedReportInterval {
                             let total = totals.looked.wrappingAdd(outcome.looked - lookedAdded, ordering: .relaxed).newValue
                             lookedAdded = outcome.looked
                             if total > lookLimit {
@@ -165,8 +177,8 @@ extension DepthRankedOrder {
                             // Settled from the copies alone (most pairs on W3): neighbours touching
                             // in depth at a corner, the lower one's top the other's bottom (as the
                             // depth filter below finds); neighbours at a corner around which the
-                            // triangles wind once (apart, see `simpleCornerMask`); and neighbours on
-                            // the two sides of their edge (`ScreenPairs.relation` says apart too).
+                            // triangles wind once (apart, see `simpleCorners`); and neighbours on
+                            // the two sides of their edge (`PairOcclusion.relation` says apart too).
                             if ei.topIsBottom(of: ej) || ei.sharesSimpleCorner(with: ej) { continue }
                             if ei.acrossAnEdge(from: ej) { continue }
                             batch[batchCount] = SIMD2(Int32(truncatingIfNeeded: p), Int32(truncatingIfNeeded: q))

@@ -1,0 +1,151 @@
+import SurfaceKit
+
+/// Which triangles can overlap another on screen, found without testing pairs.
+///
+/// The number of triangles covering a screen point x is the winding number around x of the sum of
+/// all triangles' boundaries, each run counterclockwise on screen. Where two triangles share an
+/// edge (by vertex indices) and lie on opposite sides of it, the edge is run once each way and
+/// cancels; what is left, the residual chain R, is the mesh's border, its folds (edges whose two
+/// triangles lie on the same side) and whatever a soup leaves unshared. So the cover count is
+/// constant on any region that R does not meet, and a triangle that R does not touch is covered
+/// everywhere as often as its centroid: when that is once, it overlaps nothing. Only the triangles
+/// R touches and those covered twice or more can be in an overlapping pair.
+///
+/// R goes into a uniform grid. A cell that no segment of R meets has one cover count, the winding
+/// number at its centre, which one sweep along each row's centre line gives for all cells at once;
+/// a triangle inside such cells needs nothing else (most do). A triangle in a cell with segments is
+/// tested against them, and when none touches it, its count is the winding number at its centroid,
+/// counted along its row.
+///
+/// For a tessellated surface R is small (border and fold lines), so this costs a pass over the
+/// edges and one over the triangles; when R is large (a soup) it gives up and keeps everything.
+enum OverlapCandidates {
+    /// Cells the grid of R may have beyond two a triangle, so that a small mesh still gets a grid
+    /// fine enough to leave most of its triangles in cells R does not meet.
+    static let minimumCells = 4_096
+    /// Triangles a coverage budget belongs to: fixed blocks rather than the cores' chunks, so the
+    /// candidates (and the order made from them) are the same on any number of cores.
+    static let budgetBlock = 65_536
+    /// Rows and entries a block may look at, per triangle and in all: once spent, the rest of the
+    /// block is kept, so a few huge triangles or crowded rows cannot make the pass quadratic.
+    static let budgetPerTriangle = 64
+    static let budgetAllowance = 65_536
+
+    /// The triangles that may overlap another, ascending; nil when the test would cost more than it
+    /// can save. `signs` are the screen-area signs, 0 for triangles that cover no area (never
+    /// candidates); every index in `triangles` must be below `screen.count`. `scale` sets the touch
+    /// tolerance (default: the larger side of R's bounds, which are the bounds of all triangles
+    /// with area, since every covered point is enclosed by R). `topology`, when given, must be the
+    /// pairing of exactly these triangles and vertices; R then comes from it instead of a bucket
+    /// sort of the half-edges (the same R).
+    static func candidateList(
+        screen: UnsafeBufferPointer<Point3D>, triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>,
+        scale: Double?, topology: SortTopology? = nil
+    ) -> [Int32]? {
+        find(screen: screen, triangles: triangles, signs: signs, scale: scale, topology: topology)?.triangles
+    }
+
+    /// The candidates of `candidateList`, with the vertices of R.
+    struct Candidates {
+        /// The triangles that may overlap another, ascending.
+        var triangles: [Int32]
+        /// The ends of R's segments (each as often as it ends one): every other vertex has each
+        /// of its edges run once each way, so its triangles wind round it a whole number of times.
+        var residualVertices: [Int32]
+    }
+
+    /// `candidateList(screen:triangles:signs:scale:topology:)` with the vertices of R.
+    static func find(
+        screen: UnsafeBufferPointer<Point3D>, triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>,
+        scale: Double?, topology: SortTopology? = nil
+    ) -> Candidates? {
+        let n = triangles.count
+        let vertexCount = screen.count
+        // Edge and cell counts are kept in Int32, half-edge codes in UInt32.
+        guard 8 * n + 1_024 < Int(Int32.max), vertexCount < Int(Int32.max) / 2 else { return nil }
+        guard let residual = topology?.residual(signs: signs) ?? residualChain(vertexCount: vertexCount, triangles: triangles, signs: signs)
+        else { return nil }
+        guard residual.count <= n / 4 + 64 else { return nil }
+        var active: [Int32] = []
+        guard !residual.isEmpty else {
+            // Every edge cancels: only possible without area; keep whatever has some.
+            for t in 0..<n where signs[t] != 0 { active.append(Int32(t)) }
+            return Candidates(triangles: active, residualVertices: [])
+        }
+
+        guard let (grid, bins, lo, hi) = residualGrid(residual, screen: screen, triangleCount: n) else { return nil }
+        let nx = grid.columns, ny = grid.rows
+        // The cells' winding numbers, each vertex's cell, each triangle's answer and a bit per cell
+        // (below), in one fresh mapping (zero pages, huge ones; see `SortScratch`): as separate arrays they were 6 MB of
+        // 4 KiB pages on W3, each faulted in on its own.
+        var layout = SortScratch.Layout()
+        let windingAt = layout.reserve(Int32.self, count: nx * ny)
+        let cellsAt = layout.reserve(SIMD2<Int16>.self, count: vertexCount)
+        let flagsAt = layout.reserve(UInt8.self, count: n)
+        // A bit per cell, rows rounded up to whole bytes, 8 bytes of slack for unaligned reads.
+        let rowBytes = (nx + 7) / 8
+        let attentionAt = layout.reserve(UInt8.self, count: rowBytes * ny + 8)
+        // The same for the cells that a segment's box meets alone.
+        let segmentBitsAt = layout.reserve(UInt8.self, count: rowBytes * ny + 8)
+        // A bit per vertex: the ends of R's segments.
+        let residualVerticesAt = layout.reserve(UInt8.self, count: (vertexCount + 7) / 8)
+        let scratch = SortScratch(bytes: layout.bytes, zeroed: true)
+        defer { withExtendedLifetime(scratch) {} }
+
+        let winding = scratch.buffer(of: Int32.self, count: nx * ny, at: windingAt)
+        addCrossings(of: residual, screen: screen, grid: grid, into: winding)
+        let attention = scratch.buffer(of: UInt8.self, count: rowBytes * ny + 8, at: attentionAt)
+        let segmentBits = scratch.buffer(of: UInt8.self, count: rowBytes * ny + 8, at: segmentBitsAt)
+        bins.start.withUnsafeBufferPointer { start in
+            markCells(grid: grid, start: start, winding: winding, attention: attention, segmentBits: segmentBits, rowBytes: rowBytes)
+        }
+        let attentionBits = UnsafeRawPointer(scratch.base + attentionAt)
+        let segmentCellBits = UnsafeRawPointer(scratch.base + segmentBitsAt)
+        let residualBits = scratch.buffer(of: UInt8.self, count: (vertexCount + 7) / 8, at: residualVerticesAt)
+        for s in residual {
+            residualBits[Int(s.a) >> 3] |= 1 << UInt8(s.a & 7)
+            residualBits[Int(s.b) >> 3] |= 1 << UInt8(s.b & 7)
+        }
+        let residualVertices = UnsafeBufferPointer(residualBits)
+
+        // R's segments with their end points and first column, for the tests below (in cache).
+        let segments = residual.map { s in
+            let p = screen[Int(s.a)], q = screen[Int(s.b)]
+            return Segment(
+                p: SIMD2(p.x, p.y), q: SIMD2(q.x, q.y), a: s.a, b: s.b, weight: s.weight,
+                firstColumn: Int32(grid.column(min(p.x, q.x))), lastColumn: Int32(grid.column(max(p.x, q.x))))
+        }
+        // Orientations within this of zero count as touching: the test only has to be conservative.
+        // Constants for the loop on all cores (a captured `var` would be checked at every read).
+        let (low, high) = (lo, hi)
+        let size = scale ?? max(high.x - low.x, high.y - low.y)
+        let touch = 1e-12 * size * size
+        // Each vertex's cell (column, row): most triangles need only their corners' cells.
+        let vertexCells = scratch.buffer(of: SIMD2<Int16>.self, count: vertexCount, at: cellsAt)
+        fillCells(of: screen, grid: grid, into: vertexCells)
+        let cells = UnsafeBufferPointer(vertexCells)
+        let flags = scratch.buffer(of: UInt8.self, count: n, at: flagsAt)
+        bins.start.withUnsafeBufferPointer { start in
+            bins.members.withUnsafeBufferPointer { members in
+                bins.columns.withUnsafeBufferPointer { memberColumns in
+                    segments.withUnsafeBufferPointer { segments in
+                        let scan = CoverScan(
+                            screen: screen, triangles: triangles, signs: signs, grid: grid, rowBytes: rowBytes,
+                            winding: UnsafeBufferPointer(winding), attentionBits: attentionBits, segmentCellBits: segmentCellBits,
+                            residualVertices: residualVertices, cells: cells, start: start, members: members,
+                            memberColumns: memberColumns, segments: segments, low: low, high: high, touch: touch)
+                        scan.flag(into: flags)
+                    }
+                }
+            }
+        }
+        for t in 0..<n where flags[t] != 0 { active.append(Int32(t)) }
+        var ends: [Int32] = []
+        ends.reserveCapacity(2 * residual.count)
+        for s in residual {
+            ends.append(s.a)
+            ends.append(s.b)
+        }
+        return Candidates(triangles: active, residualVertices: ends)
+    }
+}
