@@ -13,7 +13,7 @@ struct MeshGeo: ParsableCommand {
             """,
         subcommands: [
             Tessellate.self, Sort.self, Hit.self, Fit.self, Validate.self, Info.self, Identity.self, Example.self,
-            Interpolate.self, Render.self, Bench.self,
+            Interpolate.self, Render.self, Bench.self, Serve.self,
         ]
     )
 }
