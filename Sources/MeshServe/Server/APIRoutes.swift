@@ -76,7 +76,7 @@ struct APIRoutes: Sendable {
         return response
     }
 
-    /// `{mesh, points: [[x, y], …], exact, steps, diagonal}` → `{"hits": [§ hit objects]}`.
+    /// `{mesh, points: [[x, y], …], exact, steps, diagonal}` → `{"hits": [...]}`, each as `meshgeo hit` prints it.
     func hit(_ body: RequestBody) throws -> Response {
         let request = try TessellationRequest(body, budget: service.triangleBudget)
         let points = try body.points("points", limit: MeshService.maximumHitPoints)

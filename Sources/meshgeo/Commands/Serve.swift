@@ -49,8 +49,7 @@ struct Serve: ParsableCommand {
         Task {
             do {
                 try await server.run { url in
-                    print("meshgeo serve: \(url)  (Ctrl-C stops)")
-                    fflush(stdout)
+                    try? StandardOutput.write(Array("meshgeo serve: \(url)  (Ctrl-C stops)\n".utf8))
                 }
             } catch {
                 failure.withLock { $0 = "\(error)" }
