@@ -20,7 +20,8 @@ import Testing
             url = server.output.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init)
             return url != nil
         }
-        let port = try #require(url.flatMap { $0.split(separator: ":").last?.split(separator: "/").first }.map(String.init), "\(server.output)")
+        let portText = url.flatMap { $0.split(separator: ":").last?.split(separator: "/").first }.map(String.init)
+        let port = try #require(portText, "no URL in: \(server.output)")
 
         let second = try Processes.Child(meshgeo, ["serve", "skew", "--port", port], folder: folder, name: "second")
         defer { second.stop() }
