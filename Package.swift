@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The live view's HTTP server (`meshgeo serve`); only MeshServe and meshgeo depend on it.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // LAPACKE (Debian: liblapacke-dev). Internal shim, not API.
@@ -65,6 +67,21 @@ let package = Package(
             name: "MeshBench",
             dependencies: ["SurfaceKit", "MeshTessellate"]
         ),
+        // The live view: an HTTP server with a JSON API and a WebGL page (`meshgeo serve`).
+        .target(
+            name: "MeshServe",
+            dependencies: [
+                "SurfaceKit",
+                "MeshTessellate",
+                "MeshRender",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            // The page is compiled into the binary (no resource bundle to lose when it is installed).
+            resources: [
+                .embedInCode("Page/index.html"), .embedInCode("Page/viewer.js"), .embedInCode("Page/renderer.js"),
+                .embedInCode("Page/shading.js"),
+            ]
+        ),
         .executableTarget(
             name: "meshgeo",
             dependencies: [
@@ -72,6 +89,7 @@ let package = Package(
                 "MeshTessellate",
                 "MeshRender",
                 "MeshBench",
+                "MeshServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -95,6 +113,15 @@ let package = Package(
         .testTarget(
             name: "MeshGeoCLITests",
             dependencies: ["meshgeo"]
+        ),
+        .testTarget(
+            name: "MeshServeTests",
+            dependencies: [
+                "SurfaceKit", "MeshTessellate", "MeshRender", "MeshServe", "meshgeo",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            // The browser driver (Python, standard library only) run by the page tests.
+            exclude: ["Browser"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system libraries the package links, when they are missing:
-# LAPACKE (Debian's liblapacke-dev), libpng (libpng-dev) and libjpeg (libjpeg-dev). Safe to run again; does nothing when all is there.
+# LAPACKE (Debian's liblapacke-dev), libpng (libpng-dev) and libjpeg (libjpeg-dev), the headless browser
+# the live view's page test drives (Debian's chromium; the driver needs only python3), and the Python
+# readers some tests use (pygltflib, gmsh). Safe to run again; does nothing when all is there.
 set -euo pipefail
 
 missing=()
@@ -8,6 +10,8 @@ missing=()
 [ -f /usr/include/png.h ] || missing+=(libpng-dev)
 [ -f /usr/include/jpeglib.h ] || missing+=(libjpeg-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}" >&2

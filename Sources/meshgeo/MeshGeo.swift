@@ -15,7 +15,7 @@ struct MeshGeo: ParsableCommand {
         version: MeshGeoVersion.string,
         subcommands: [
             Tessellate.self, Sort.self, Hit.self, Fit.self, Validate.self, Info.self, Identity.self, Example.self,
-            Interpolate.self, Render.self, Bench.self, Export.self,
+            Interpolate.self, Render.self, Bench.self, Export.self, Serve.self,
         ]
     )
 

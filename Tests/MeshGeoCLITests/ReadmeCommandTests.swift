@@ -11,8 +11,9 @@ import Testing
         .deletingLastPathComponent()
 
     /// Subcommands left out, with the reason: `bench` measures throughput for minutes and
-    /// checks nothing about the README's files.
-    static let skipped: Set<String> = ["bench"]
+    /// checks nothing about the README's files; `serve` runs until it is stopped (its own tests
+    /// start and stop it).
+    static let skipped: Set<String> = ["bench", "serve"]
 
     /// The README's `meshgeo` command lines: the lines of ```sh blocks that start with
     /// `meshgeo `, without a trailing `# comment`, split at spaces (the README quotes nothing),

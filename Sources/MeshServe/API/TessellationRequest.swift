@@ -1,0 +1,60 @@
+import MeshTessellate
+import SurfaceKit
+
+/// The options shared by the tessellating endpoints: `steps` (0 or more, −1 or "auto"; absent: the
+/// mesh's own), `diagonal`, and `maxTriangles` (at most the server's budget).
+struct TessellationRequest {
+    var document: MeshDocument
+    var options: TessellationOptions
+
+    /// The largest `steps` read as a number; anything above is far over every budget anyway.
+    static let largestSteps = 1_000_000
+
+    init(_ body: RequestBody, budget: Int) throws(APIError) {
+        document = try body.document()
+        var options = TessellationOptions(maximumTriangles: budget)
+        options.steps = try TessellationRequest.steps(body)
+        options.diagonal = try body.choice("diagonal", DiagonalPolicy.self) ?? .shortest
+        if let limit = try body.number("maxTriangles") {
+            guard limit >= 0, limit == limit.rounded() else {
+                throw APIError(.badRequest, path: "maxTriangles", "'maxTriangles' must be a whole number ≥ 0")
+            }
+            options.maximumTriangles = Int(min(limit, Double(budget)))
+        }
+        if let tolerance = try body.number("tolerance") {
+            guard tolerance > 0 else { throw APIError(.badRequest, path: "tolerance", "'tolerance' must be above 0 (points)") }
+            options.tolerance = tolerance
+        }
+        self.options = options
+    }
+
+    static func steps(_ body: RequestBody) throws(APIError) -> SubdivisionSteps? {
+        if let text = body.raw("steps"), text.hasPrefix("\"") {
+            guard try body.string("steps") == "auto" else {
+                throw APIError(.badRequest, path: "steps", "'steps' must be a number from 0, −1 or \"auto\"")
+            }
+            return .automatic
+        }
+        guard let number = try body.number("steps") else { return nil }
+        guard number == number.rounded(), number >= -1 else {
+            throw APIError(.badRequest, path: "steps", "'steps' must be a whole number from 0, −1 or \"auto\"")
+        }
+        if number == -1 { return .automatic }
+        // Steps far past any budget are still a request for that many: the budget refuses them
+        // with the count they would need.
+        return .fixed(Int(min(number, Double(largestSteps))))
+    }
+}
+
+extension PainterSort {
+    /// The sort named in a request: `none`, `depth`, or `exact` (also `bsp`, as the command line).
+    static func named(_ body: RequestBody) throws(APIError) -> PainterSort {
+        guard let name = try body.string("sort") else { return .none }
+        switch name {
+        case "none": return PainterSort.none
+        case "depth": return .depth
+        case "exact", "bsp": return .bsp
+        default: throw APIError(.badRequest, path: "sort", "'\(name)' is not one of none, depth, exact")
+        }
+    }
+}

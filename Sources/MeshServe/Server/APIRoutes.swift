@@ -1,0 +1,122 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MeshRender
+import MeshTessellate
+import SurfaceKit
+
+/// The API's handlers: each reads its body, calls the service and encodes the answer. Every
+/// failure is an ``APIError`` (4xx with `{"error", "path"}`); nothing a request holds reaches a trap.
+struct APIRoutes: Sendable {
+    let service: MeshService
+    let document: MeshDocument
+
+    /// Reads the body (bounded), runs `body` on it, and times it: the `Server-Timing` header
+    /// carries the milliseconds spent after the body arrived.
+    func handle(_ request: Request, _ body: (RequestBody) throws -> Response) async throws -> Response {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > MeshServer.maximumBodyBytes {
+            throw APIError.tooLarge
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: MeshServer.maximumBodyBytes)
+        } catch let error as HTTPResponseError where error.status == .contentTooLarge {
+            throw APIError.tooLarge
+        }
+        let start = ContinuousClock.now
+        let parsed = try RequestBody(Array(buffer.readableBytesView))
+        var response: Response
+        do {
+            response = try body(parsed)
+        } catch let error as MeshError {
+            throw APIError(error)
+        } catch let error as ImageError {
+            throw APIError(.unprocessableContent, path: "", "\(error)")
+        }
+        let elapsed = ContinuousClock.now - start
+        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) * 1e-15
+        if let name = HTTPField.Name("Server-Timing") { response.headers[name] = "compute;dur=\(String(format: "%.3f", ms))" }
+        return response
+    }
+
+    static func bytes(_ bytes: [UInt8], type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    func examples() -> Response {
+        let list = ExampleMesh.allCases.map { "{\"name\":\(JSONText.string($0.rawValue)),\"summary\":\(JSONText.string($0.summary))}" }
+        return APIRoutes.bytes(Array("[\(list.joined(separator: ","))]\n".utf8), type: "application/json")
+    }
+
+    func example(_ name: String) throws -> Response {
+        guard let example = ExampleMesh(rawValue: name) else {
+            let names = ExampleMesh.allCases.map(\.rawValue).joined(separator: ", ")
+            throw APIError(.notFound, path: "", "no example named '\(name)' (the examples: \(names))")
+        }
+        return APIRoutes.bytes(example.document.jsonBytes(), type: "application/json")
+    }
+
+    /// `{mesh, steps, diagonal, space, sort, format}` → the triangles in draw order.
+    func tessellate(_ body: RequestBody) throws -> Response {
+        let request = try TessellationRequest(body, budget: service.triangleBudget)
+        let space = try body.choice("space", CoordinateSpace.self) ?? .unit
+        let sort = try PainterSort.named(body)
+        let binary: Bool
+        switch try body.string("format") ?? "json" {
+        case "json": binary = false
+        case "binary": binary = true
+        case let other: throw APIError(.badRequest, path: "format", "'\(other)' is not one of json, binary")
+        }
+        let mesh = try service.tessellate(request.document, options: request.options, space: space, sort: sort)
+        var response =
+            binary
+            ? APIRoutes.bytes(MeshEncoding.binary(mesh), type: "application/octet-stream")
+            : APIRoutes.bytes(MeshEncoding.json(mesh), type: "application/json")
+        if let name = HTTPField.Name("Mesh-Triangles") { response.headers[name] = "\(mesh.triangleCount)" }
+        return response
+    }
+
+    /// `{mesh, points: [[x, y], …], exact, steps, diagonal}` → `{"hits": [...]}`, each as `meshgeo hit` prints it.
+    func hit(_ body: RequestBody) throws -> Response {
+        let request = try TessellationRequest(body, budget: service.triangleBudget)
+        let points = try body.points("points", limit: MeshService.maximumHitPoints)
+        let exact = try body.bool("exact") ?? false
+        let hits = try service.hit(request.document, options: request.options, points: points, exact: exact)
+        let lines = zip(points, hits).map { MeshEncoding.hit($0, $1) }
+        return APIRoutes.bytes(Array("{\"hits\":[\(lines.joined(separator: ","))]}\n".utf8), type: "application/json")
+    }
+
+    /// `{mesh, steps, diagonal, scale, opacity, sort}` → a PNG, as `meshgeo render`.
+    func render(_ body: RequestBody) throws -> Response {
+        let request = try TessellationRequest(body, budget: service.triangleBudget)
+        var options = RenderOptions(tessellation: request.options)
+        options.scale = try body.number("scale") ?? 1
+        if let opacity = try body.number("opacity") {
+            guard (0...1).contains(opacity) else { throw APIError(.badRequest, path: "opacity", "'opacity' must be from 0 to 1") }
+            options.opacity = opacity
+        }
+        if body.raw("sort") != nil { options.sort = try PainterSort.named(body) }
+        return APIRoutes.bytes(try service.png(request.document, options: options), type: "image/png")
+    }
+
+    /// `{mesh, steps, diagonal, format: obj|glb}` → the file `meshgeo tessellate` writes.
+    func export(_ body: RequestBody) throws -> Response {
+        let request = try TessellationRequest(body, budget: service.triangleBudget)
+        let sort = try PainterSort.named(body)
+        switch try body.string("format") ?? "obj" {
+        case "obj":
+            let mesh = try service.tessellate(request.document, options: request.options, space: .unit, sort: sort)
+            return APIRoutes.bytes(mesh.objBytes(), type: "model/obj")
+        case "glb":
+            let mesh = try service.tessellate(request.document, options: request.options, space: .points, sort: sort)
+            return APIRoutes.bytes(try mesh.glbBytes(), type: "model/gltf-binary")
+        case let other:
+            throw APIError(.badRequest, path: "format", "'\(other)' is not one of obj, glb")
+        }
+    }
+}
+
+extension APIError {
+    static let tooLarge = APIError(
+        .contentTooLarge, "the body is larger than \(MeshServer.maximumBodyBytes >> 20) MiB, the most the server reads")
+}

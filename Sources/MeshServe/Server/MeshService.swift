@@ -1,0 +1,76 @@
+import MeshRender
+import MeshTessellate
+import SurfaceKit
+
+/// What the API computes, apart from HTTP: tessellation, hit-testing, pictures and exports of the
+/// meshes that requests carry, with the refined topology of recent meshes cached.
+///
+/// Every result is the one the library (and so the command line) gives for the same mesh and
+/// options; the cache only skips rebuilding a topology already refined.
+public final class MeshService: Sendable {
+    /// The most triangles one request may make: well below the command line's default (20 million),
+    /// because a server answers many requests, each holding its mesh in memory while it is encoded.
+    public static let defaultTriangleBudget = 4_000_000
+    /// The most screen points one hit request may carry.
+    public static let maximumHitPoints = 100_000
+    /// The most pixels one picture may have (4096 × 4096): 64 MiB of RGBA.
+    public static let maximumPixels = 4096 * 4096
+
+    public let triangleBudget: Int
+    let cache = TessellatorCache()
+
+    public init(triangleBudget: Int = MeshService.defaultTriangleBudget) {
+        self.triangleBudget = triangleBudget
+    }
+
+    /// The number of topologies refined so far (cache misses).
+    public var topologyBuilds: Int { cache.builds.load(ordering: .relaxed) }
+
+    /// Tessellates `document` with `options`, in `space`, in the draw order of `sort`. Fixed steps
+    /// reuse the cached plan of the mesh's topology; automatic steps depend on the positions, so
+    /// they are chosen afresh each time (as `Tessellator.tessellate(_:options:space:)` does).
+    public func tessellate(
+        _ document: MeshDocument, options: TessellationOptions, space: CoordinateSpace, sort: PainterSort
+    ) throws -> TriangleMesh {
+        try document.layer.validate()
+        let points: TriangleMesh
+        switch options.steps ?? document.mesh.subdivisionSteps {
+        case .automatic:
+            if sort == .none { return try Tessellator.tessellate(document, options: options, space: space) }
+            points = try Tessellator.tessellate(document, options: options, space: .points)
+        case .fixed(let steps):
+            let tessellator = try cache.tessellator(for: document.mesh, steps: steps, options: options)
+            if sort == .none { return try tessellator.tessellate(document.mesh, geometry: document.geometry, space: space) }
+            points = try tessellator.tessellate(document.mesh, geometry: document.geometry, space: .points)
+        }
+        return try PainterSorter.sorted(
+            mesh: points, geometry: document.geometry, mode: sort, space: space, maximumTriangles: options.maximumTriangles
+        ).mesh
+    }
+
+    /// Hit-tests screen points (the layer's untransformed frame, in points) as `meshgeo hit` does.
+    public func hit(_ document: MeshDocument, options: TessellationOptions, points: [SIMD2<Double>], exact: Bool) throws -> [ScreenHit?] {
+        let precision: HitPrecision = exact ? .exact : .triangles
+        let tester: HitTester
+        switch options.steps ?? document.mesh.subdivisionSteps {
+        case .automatic:
+            tester = try HitTester(document: document, options: options, precision: precision)
+        case .fixed(let steps):
+            try document.layer.validate()
+            let tessellator = try cache.tessellator(for: document.mesh, steps: steps, options: options)
+            tester = try HitTester(tessellator: tessellator, mesh: document.mesh, geometry: document.geometry, precision: precision)
+        }
+        return tester.hitTest(points)
+    }
+
+    /// A PNG of the layer's content (a checkerboard) mapped through the mesh, as `meshgeo render`.
+    public func png(_ document: MeshDocument, options: RenderOptions) throws -> [UInt8] {
+        let size = try options.pixelSize(forLayerSize: document.layer.size)
+        guard size.width * size.height <= MeshService.maximumPixels else {
+            throw MeshError(
+                .limitExceeded, path: "scale",
+                "a picture of \(size.width) × \(size.height) pixels is over the server's limit of \(MeshService.maximumPixels) pixels")
+        }
+        return try MeshRenderer.image(of: document, options: options).pngData()
+    }
+}
