@@ -16,13 +16,14 @@ private typealias I = IsolationSupport
             ("L", try I.lShape()), ("cube", try I.cube()), ("icosahedron", try I.icosahedron()),
             ("grid with a hole", try I.gridWithHole()),
         ]
-        for n in 3...12 where n != 4 { list.append(("fan \(n)", try I.fan(valence: n))) }
+        for n in [3, 5, 6, 8, 12] { list.append(("fan \(n)", try I.fan(valence: n))) }
         return list
     }
 
     /// At the default tolerance (0.001 × 100 pt): within it everywhere it is measured (10 points of
     /// every triangle; points within 2⁻⁵ of an irregular vertex are covered by the proven corner
-    /// bound instead), watertight, and a few thousand triangles at most.
+    /// bound instead), watertight, and few triangles: 12,000 at most (the icosahedron takes the
+    /// most, its 32 irregular vertices about 7 levels each).
     @Test func defaultToleranceIsMetWithFewTriangles() throws {
         for (name, document) in try Self.cases() {
             let mesh = document.mesh
@@ -40,7 +41,7 @@ private typealias I = IsolationSupport
             // Most triangles crowd at the irregular vertices, so most points are there; still, every
             // piece away from them is measured: thousands of points.
             #expect(measured.measured >= 4000, "\(name): \(measured.measured) points measured")
-            #expect(result.mesh.triangleCount <= 16000, "\(name): \(result.mesh.triangleCount) triangles")
+            #expect(result.mesh.triangleCount <= 12000, "\(name): \(result.mesh.triangleCount) triangles")
         }
     }
 

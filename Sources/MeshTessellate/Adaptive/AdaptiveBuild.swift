@@ -45,28 +45,28 @@ struct AdaptiveBuild {
         let points = to.map { $0 * scale }
         var parameters = [SIMD2<Double>](repeating: .zero, count: keepParameters ? 3 * layout.triangleCount : 0)
         parameters.withUnsafeMutableBufferPointer { pp in
-        let parameterBase = pp.baseAddress.map { SharedMutableBuffer(base: $0) }
-        triangles.withUnsafeMutableBufferPointer { pt in
-            sourceFaces.withUnsafeMutableBufferPointer { ps in
-                deviations.withUnsafeMutableBufferPointer { pd in
-                    guard let bt = pt.baseAddress, let bs = ps.baseAddress, let bd = pd.baseAddress else { return }
-                    let tri = SharedMutableBuffer(base: bt), src = SharedMutableBuffer(base: bs), dev = SharedMutableBuffer(base: bd)
-                    parallelChunks(cells.count, minimumChunk: 512) { range in
-                        for c in range {
-                            var stitcher = CellStitcher(
-                                cell: c, layout: layout, points: points, policy: policy, patch: cells[c].patch,
-                                fanCorner: cells[c].fanCorner, bound: cells[c].bound, scale: scale, output: tri,
-                                parameters: keepParameters ? parameterBase : nil, origin: cells[c].origin, size: cells[c].size,
-                                cursor: layout.triangleBase[c])
-                            stitcher.run()
-                            let face = Int32(truncatingIfNeeded: cells[c].face)
-                            for t in layout.triangleBase[c]..<layout.triangleBase[c + 1] { src.base[t] = face }
-                            dev.base[c] = stitcher.deviation
+            let parameterBase = pp.baseAddress.map { SharedMutableBuffer(base: $0) }
+            triangles.withUnsafeMutableBufferPointer { pt in
+                sourceFaces.withUnsafeMutableBufferPointer { ps in
+                    deviations.withUnsafeMutableBufferPointer { pd in
+                        guard let bt = pt.baseAddress, let bs = ps.baseAddress, let bd = pd.baseAddress else { return }
+                        let tri = SharedMutableBuffer(base: bt), src = SharedMutableBuffer(base: bs), dev = SharedMutableBuffer(base: bd)
+                        parallelChunks(cells.count, minimumChunk: 512) { range in
+                            for c in range {
+                                var stitcher = CellStitcher(
+                                    cell: c, layout: layout, points: points, policy: policy, patch: cells[c].patch,
+                                    fanCorner: cells[c].fanCorner, bound: cells[c].bound, scale: scale, output: tri,
+                                    parameters: keepParameters ? parameterBase : nil, origin: cells[c].origin, size: cells[c].size,
+                                    cursor: layout.triangleBase[c])
+                                stitcher.run()
+                                let face = Int32(truncatingIfNeeded: cells[c].face)
+                                for t in layout.triangleBase[c]..<layout.triangleBase[c + 1] { src.base[t] = face }
+                                dev.base[c] = stitcher.deviation
+                            }
                         }
                     }
                 }
             }
-        }
         }
         self.triangles = triangles
         self.sourceFaces = sourceFaces
@@ -131,7 +131,8 @@ struct AdaptiveBuild {
                 let du = 1 / Double(nu), dv = 1 / Double(nv)
                 for j in 1..<nv {
                     for i in 1..<nu {
-                        out.write(layout.gridBase[c] + (j - 1) * (nu - 1) + i - 1, sampler.sample(cell: c, SIMD2(Double(i) * du, Double(j) * dv)))
+                        out.write(
+                            layout.gridBase[c] + (j - 1) * (nu - 1) + i - 1, sampler.sample(cell: c, SIMD2(Double(i) * du, Double(j) * dv)))
                     }
                 }
                 guard policy.needsCenters, nu > 2, nv > 2 else { continue }

@@ -43,14 +43,22 @@ public struct IsolatedCell: Sendable {
     public var patch: RationalPatch?
     /// The corner (0…3) of the face at the isolated vertex.
     public var corner: Int
-    /// For the corner square: the largest distance, in points, between two control points whose
-    /// convex hull holds the surface over it (0 for patches).
+    /// For the corner square: the proven bound, in points, on the distance of its fan from the
+    /// surface (``CornerContinuation``), for a fan to any surface points on its far sides (0 for
+    /// patches).
     public var bound: Double
+    /// For the corner square: the surface below it, which the bound was proven on.
+    public var continuation: CornerContinuation?
 
     public var size: Double { Double(sign: .plus, exponent: -level, significand: 1) }
 }
 
 extension FaceSurfaces {
+    /// Refinement below the triangles goes on until the last corner squares' hulls are this share of
+    /// the tolerance, so that the hull (the loosest part of a corner square's bound) costs little
+    /// of it; these levels make no triangles, only patches to bound the surface with.
+    static let tailShare = 0.125
+
     /// The deepest isolation: pieces of side 2⁻⁴⁰ are far below any tolerance a layer can ask for.
     public static let maximumIsolationDepth = 40
 
@@ -106,41 +114,29 @@ extension FaceSurfaces {
             let first = regular.firstIndex(of: false) ?? corner
             return Tracked(face: g, corner: corner, local: i, firstLevelChildren: regular.map { $0 && first == corner })
         }
-        var cells: [IsolatedCell] = []
+        // Refine until every corner square's hull is within the tolerance (level `hullDepth`),
+        // keeping each level's patches around the corner squares.
+        var levels: [[[RationalPatch?]]] = []
+        var hullPoints: [[Point3D]] = []
+        var limitPoint: (LayerPoint, Point3D, Point3D)?
         for depth in 1...FaceSurfaces.maximumIsolationDepth {
             let values = mesh.level.refinementStencils().apply(mesh.values)
             let refined = mesh.level.refined()
-            let size = Double(sign: .plus, exponent: -depth, significand: 1)
-            var bounds: [Double] = []
+            var patches: [[RationalPatch?]] = []
+            var worst = 0.0
+            hullPoints = []
             for t in tracked {
-                let parentOrigin = FaceSurfaces.cornerOrigin(t.corner, level: depth - 1)
-                for q in 0..<4 where q != t.corner {
-                    // Level 1: a face's children at its regular corners come once, with its first
-                    // irregular corner; children at other irregular corners come with theirs.
-                    if depth == 1, !t.firstLevelChildren[q] { continue }
-                    guard let patch = FaceSurfaces.patch(ofFace: 4 * t.local + q, in: refined, values: values) else {
-                        throw MeshError(
-                            .unsupported, path: "faces[\(t.face)]",
-                            "a piece of this face at refinement level \(depth) next to vertex \(a) is not a B-spline patch")
-                    }
-                    cells.append(
-                        IsolatedCell(
-                            face: t.face, level: depth, origin: parentOrigin + FaceSurfaces.cornerOffset(q) * size, patch: patch,
-                            corner: t.corner, bound: 0))
-                }
-                bounds.append(FaceSurfaces.hullDiameter(ofFace: 4 * t.local + t.corner, in: refined, values: values, scale: pointScale))
+                patches.append(
+                    (0..<4).map { q in q == t.corner ? nil : FaceSurfaces.patch(ofFace: 4 * t.local + q, in: refined, values: values) })
+                let points = FaceSurfaces.hullPoints(ofFace: 4 * t.local + t.corner, in: refined, values: values, scale: pointScale)
+                worst = max(worst, FaceSurfaces.diameter(points))
+                hullPoints.append(points)
             }
-            let worst = bounds.max() ?? 0
-            if worst <= tolerance {
-                for (t, bound) in zip(tracked, bounds) {
-                    cells.append(
-                        IsolatedCell(
-                            face: t.face, level: depth, origin: FaceSurfaces.cornerOrigin(t.corner, level: depth), patch: nil,
-                            corner: t.corner, bound: bound))
-                }
+            levels.append(patches)
+            if worst <= tolerance * FaceSurfaces.tailShare {
                 let limit = LimitStencilTable(level: refined)
                 let vertex = localA
-                let sample = values.withUnsafeBufferPointer { data in
+                limitPoint = values.withUnsafeBufferPointer { data in
                     limit.withView { view in
                         if let frame = view.frame(at: vertex, data: data) {
                             return SubdivisionPlan.rational(frame, scale: pointScale)
@@ -148,8 +144,7 @@ extension FaceSurfaces {
                         return SubdivisionPlan.pinnedVertex(vertex, limit: limit, data: data, scale: pointScale)
                     }
                 }
-                return VertexIsolation(
-                    vertex: a, depth: depth, cells: cells, limitFrom: sample.0, limitTo: sample.1, limitNormal: sample.2)
+                break
             }
             guard worst.isFinite, depth < FaceSurfaces.maximumIsolationDepth else { break }
             // The next local mesh: the children of the corner squares. They hold every vertex the
@@ -168,7 +163,91 @@ extension FaceSurfaces {
             guard let next = mesh.localIndex[localA] else { break }
             localA = next
         }
-        throw FaceSurfaces.depthError(vertex: a, tolerance: tolerance)
+        guard let limitPoint else { throw FaceSurfaces.depthError(vertex: a, tolerance: tolerance) }
+        let hullDepth = levels.count
+        let limit = limitPoint.1 * pointScale
+        // The shallowest level whose corner squares' fans are proven within the tolerance, with
+        // the levels below it as their continuation (at `hullDepth` that is the hull alone).
+        func continuation(face i: Int, depth: Int) -> CornerContinuation {
+            let q = tracked[i].corner
+            var regions: [CornerContinuation.Region] = []
+            for level in (depth + 1)...max(depth + 1, hullDepth) where level <= hullDepth {
+                let relative = level - depth
+                let size = Double(sign: .plus, exponent: -relative, significand: 1)
+                let parentOrigin = FaceSurfaces.cornerOrigin(q, level: relative - 1)
+                for j in 0..<4 where j != q {
+                    guard let patch = levels[level - 1][i][j] else { continue }
+                    regions.append(.init(origin: parentOrigin + FaceSurfaces.cornerOffset(j) * size, size: size, patch: patch))
+                }
+            }
+            let siblings = levels[depth - 1][i]
+            let farSides: [(patch: RationalPatch, side: Int)?] = [
+                siblings[(q + 1) % 4].map { ($0, (q + 3) % 4) }, siblings[(q + 3) % 4].map { ($0, q) },
+            ]
+            return CornerContinuation(
+                regions: regions, tail: hullPoints[i], tailSize: Double(sign: .plus, exponent: -(hullDepth - depth), significand: 1),
+                farSides: farSides)
+        }
+        /// The surface points of the corner square's other corners (k + 1, k + 2, k + 3): corner k
+        /// of each sibling.
+        func fanCorners(face i: Int, depth: Int) -> [Point3D]? {
+            let q = tracked[i].corner
+            var corners: [Point3D] = []
+            for j in 1...3 {
+                guard let patch = levels[depth - 1][i][(q + j) % 4] else { return nil }
+                let uv = FaceSurfaces.cornerOffset(q)
+                corners.append(patch.evaluate(u: uv.x, v: uv.y).to * pointScale)
+            }
+            return corners
+        }
+        var chosen = hullDepth
+        var bounds = [Double](repeating: 0, count: tracked.count)
+        var continuations: [CornerContinuation] = []
+        search: for depth in 1...hullDepth {
+            var found: [Double] = [], kept: [CornerContinuation] = []
+            for i in tracked.indices {
+                guard let corners = fanCorners(face: i, depth: depth) else { continue search }
+                let c = continuation(face: i, depth: depth)
+                let bound = c.bound(corner: tracked[i].corner, limit: limit, corners: corners, scale: pointScale, target: tolerance / 2)
+                guard bound <= tolerance else { continue search }
+                found.append(bound)
+                kept.append(c)
+            }
+            chosen = depth
+            bounds = found
+            continuations = kept
+            break
+        }
+        guard continuations.count == tracked.count else { throw FaceSurfaces.depthError(vertex: a, tolerance: tolerance) }
+        var cells: [IsolatedCell] = []
+        for depth in 1...chosen {
+            let size = Double(sign: .plus, exponent: -depth, significand: 1)
+            for (i, t) in tracked.enumerated() {
+                let parentOrigin = FaceSurfaces.cornerOrigin(t.corner, level: depth - 1)
+                for q in 0..<4 where q != t.corner {
+                    // Level 1: a face's children at its regular corners come once, with its first
+                    // irregular corner; children at other irregular corners come with theirs.
+                    if depth == 1, !t.firstLevelChildren[q] { continue }
+                    guard let patch = levels[depth - 1][i][q] else {
+                        throw MeshError(
+                            .unsupported, path: "faces[\(t.face)]",
+                            "a piece of this face at refinement level \(depth) next to vertex \(a) is not a B-spline patch")
+                    }
+                    cells.append(
+                        IsolatedCell(
+                            face: t.face, level: depth, origin: parentOrigin + FaceSurfaces.cornerOffset(q) * size, patch: patch,
+                            corner: t.corner, bound: 0, continuation: nil))
+                }
+            }
+        }
+        for (i, t) in tracked.enumerated() {
+            cells.append(
+                IsolatedCell(
+                    face: t.face, level: chosen, origin: FaceSurfaces.cornerOrigin(t.corner, level: chosen), patch: nil,
+                    corner: t.corner, bound: bounds[i], continuation: continuations[i]))
+        }
+        return VertexIsolation(
+            vertex: a, depth: chosen, cells: cells, limitFrom: limitPoint.0, limitTo: limitPoint.1, limitNormal: limitPoint.2)
     }
 
     static func depthError(vertex a: Int, tolerance: Double) -> MeshError {
@@ -196,9 +275,9 @@ extension FaceSurfaces {
         return RationalPatch(control: c)
     }
 
-    /// The largest distance, in points, between two control points of the faces sharing a vertex
-    /// with face `g`: the convex hull of these holds the limit surface over `g`.
-    static func hullDiameter(ofFace g: Int, in level: TopologyLevel, values: [SIMD8<Double>], scale: SIMD3<Double>) -> Double {
+    /// The points-space control points of the faces sharing a vertex with face `g`: their convex
+    /// hull holds the limit surface over `g`.
+    static func hullPoints(ofFace g: Int, in level: TopologyLevel, values: [SIMD8<Double>], scale: SIMD3<Double>) -> [Point3D] {
         var indices = Set<Int32>()
         for k in 0..<4 {
             let v = Int(level.faceVertices[4 * g + k])
@@ -207,10 +286,14 @@ extension FaceSurfaces {
                 for j in 0..<4 { indices.insert(level.faceVertices[4 * h + j]) }
             }
         }
-        let points = indices.map { i -> SIMD3<Double> in
+        return indices.sorted().map { i -> Point3D in
             let p = values[Int(i)]
             return SIMD3(p[2], p[3], p[4]) / p[5] * scale
         }
+    }
+
+    /// The largest distance between two of the points.
+    static func diameter(_ points: [Point3D]) -> Double {
         var worst = 0.0
         for i in points.indices {
             for j in points.indices where j > i {
