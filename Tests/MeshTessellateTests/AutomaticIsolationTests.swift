@@ -34,6 +34,8 @@ private typealias I = IsolationSupport
             #expect(result.report.isolatedVertices > 0, "\(name)")
             #expect(result.report.worstDeviation <= tolerance, "\(name)")
             #expect(result.report.largestCornerBound <= tolerance, "\(name)")
+            // Rates are counted on each face's largest pieces, which every face has.
+            #expect(result.report.smallestRate >= 1 && result.report.largestRate >= result.report.smallestRate, "\(name)")
             #expect(try I.watertightProblems(result, mesh: mesh) == 0, "\(name)")
             var reference = try I.UniformReference(mesh, steps: 5)
             let measured = try I.deviation(of: result, reference: &reference, scale: document.geometry.pointScale)

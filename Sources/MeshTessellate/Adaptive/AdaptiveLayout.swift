@@ -75,8 +75,8 @@ struct AdaptiveLayout: Sendable {
     var triangleBase: [Int]
     var vertexCount: Int
     var triangleCount: Int
-    /// The fewest and most segments along a side of a control face, over whole faces and the
-    /// first level of pieces (deeper pieces only close in on irregular vertices).
+    /// The fewest and most segments along a side of a control face, over whole faces and each
+    /// face's largest patch pieces (deeper pieces only close in on irregular vertices).
     var smallestRate: Int
     var largestRate: Int
 
@@ -218,6 +218,10 @@ struct AdaptiveLayout: Sendable {
         centerBase = [Int](repeating: 0, count: cellCount)
         triangleBase = [Int](repeating: 0, count: cellCount + 1)
         var smallest = Int.max, largest = 0
+        // Rates are reported per face side from each face's largest pieces (a whole face, or the
+        // first level of pieces that are patches); deeper pieces only close in on a vertex.
+        var shallowest = [Int](repeating: Int.max, count: surfaces.faceCount)
+        for cell in cells where cell.patch != nil { shallowest[cell.face] = min(shallowest[cell.face], cell.level) }
         var triangles = 0
         for c in 0..<cellCount {
             triangleBase[c] = triangles
@@ -231,7 +235,7 @@ struct AdaptiveLayout: Sendable {
                 }
                 continue
             }
-            if cells[c].level <= 1 {
+            if cells[c].level == shallowest[cells[c].face] {
                 let scale = 1 << cells[c].level
                 smallest = min(smallest, rates.u[c] * scale, rates.v[c] * scale)
                 largest = max(largest, r.max() * scale, rates.u[c] * scale, rates.v[c] * scale)

@@ -2,8 +2,8 @@
 public struct AdaptiveReport: Hashable, Sendable {
     /// The tolerance τ in points.
     public var tolerance: Double
-    /// The fewest and most segments along any side of a control face (whole faces and the first
-    /// level of pieces of faces at irregular vertices; deeper pieces only close in on the vertex).
+    /// The fewest and most segments along any side of a control face (whole faces, and the largest
+    /// patch pieces of faces at irregular vertices; deeper pieces only close in on the vertex).
     public var smallestRate: Int
     public var largestRate: Int
     /// Faces that touch an irregular vertex (cut by feature-adaptive isolation).
