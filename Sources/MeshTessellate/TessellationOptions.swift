@@ -15,9 +15,9 @@ public struct TessellationOptions: Hashable, Sendable {
     /// The default triangle budget: 20 million.
     public static let defaultMaximumTriangles = 20_000_000
 
-    /// The steps a uniform ``Tessellator`` made for automatic steps uses: it has no layer to
-    /// measure a tolerance in. ``Tessellator/tessellate(_:options:space:)``, ``HitTester`` and
-    /// `meshgeo` use the ``AdaptiveTessellator`` for automatic steps instead.
+    /// What ``resolvedSteps(for:)`` answers for automatic steps. No tessellation uses it: every
+    /// entry point, ``Tessellator/init(mesh:options:)`` included, makes automatic steps with the
+    /// ``AdaptiveTessellator``. Kept for source compatibility.
     public static let provisionalAutomaticSteps = 2
 
     public init(
@@ -30,8 +30,8 @@ public struct TessellationOptions: Hashable, Sendable {
         self.tolerance = tolerance
     }
 
-    /// The fixed number of steps these options give a uniform ``Tessellator`` for a mesh
-    /// (``provisionalAutomaticSteps`` for automatic).
+    /// The fixed number of steps these options ask of a mesh (``provisionalAutomaticSteps`` for
+    /// automatic, which a ``Tessellator`` does not use: it tessellates adaptively).
     public func resolvedSteps(for mesh: MeshTransform) -> Int {
         switch steps ?? mesh.subdivisionSteps {
         case .automatic: TessellationOptions.provisionalAutomaticSteps

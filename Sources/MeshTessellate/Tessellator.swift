@@ -14,10 +14,36 @@ public struct Tessellator: Sendable {
     let vertexRemap: [Int32]?
     /// The control face of each output triangle (topology only, so built once).
     let sourceFaces: [Int32]
+    /// With automatic steps: the adaptive tessellator that makes the triangles (the same one every
+    /// entry point uses), and the tolerance asked for (`nil`: the layer's default).
+    let automatic: AdaptiveTessellator?
+    let tolerance: Double?
+
+    /// Whether this tessellator makes automatic steps (``AdaptiveTessellator``) rather than uniform ones.
+    public var isAutomatic: Bool { automatic != nil }
 
     /// Prepares tessellation of meshes with `mesh`'s topology. Throws `.limitExceeded`, stating the
     /// count, when the triangles would exceed `options.maximumTriangles`; nothing is refined first.
+    ///
+    /// With automatic steps (the mesh's −1 or `options.steps`), ``tessellate(_:geometry:space:)``
+    /// gives exactly what ``AdaptiveTessellator`` gives for `options.tolerance` on that layer, as
+    /// ``tessellate(_:options:space:)``, ``HitTester`` and `meshgeo` do; `plan` is then the control
+    /// mesh's (steps 0), and the budget is checked when the tolerance is known.
     public init(mesh: MeshTransform, options: TessellationOptions = TessellationOptions()) throws {
+        if (options.steps ?? mesh.subdivisionSteps) == .automatic {
+            let adaptive = try AdaptiveTessellator(mesh: mesh, options: options)
+            topology = adaptive.surfaces.topology
+            plan = try SubdivisionPlan(topology: topology, steps: 0)
+            diagonal = options.diagonal
+            fixedTriangles = nil
+            vertexRemap = nil
+            sourceFaces = []
+            automatic = adaptive
+            tolerance = options.tolerance
+            return
+        }
+        automatic = nil
+        tolerance = nil
         let steps = options.resolvedSteps(for: mesh)
         try Tessellator.checkBudget(faces: mesh.faces.count, steps: steps, options: options)
         let topology = try SurfaceTopology(faces: mesh.faces, vertexCount: mesh.vertices.count)
@@ -70,6 +96,9 @@ public struct Tessellator: Sendable {
     /// corner with those the tessellator was built from, which costs far less than the evaluation).
     public func tessellate(_ mesh: MeshTransform, geometry: LayerGeometry, space: CoordinateSpace) throws -> TriangleMesh {
         if let difference = topology.difference(faces: mesh.faces, vertexCount: mesh.vertices.count) { throw difference }
+        if let automatic {
+            return try automatic.tessellate(mesh, geometry: geometry, space: space, tolerance: tolerance).mesh
+        }
         let weights = topology.vertexWeights(faces: mesh.faces)
         var evaluation = try plan.evaluate(
             vertices: mesh.vertices, weights: weights, pointScale: geometry.pointScale,
@@ -135,16 +164,12 @@ public struct Tessellator: Sendable {
     }
 
     /// One call: check, refine and tessellate a document. With automatic steps (the file's −1 or
-    /// `options.steps`), the ``AdaptiveTessellator`` meets `options.tolerance`.
+    /// `options.steps`), the ``AdaptiveTessellator`` meets `options.tolerance`, as it does through
+    /// ``init(mesh:options:)``.
     public static func tessellate(
         _ document: MeshDocument, options: TessellationOptions = TessellationOptions(), space: CoordinateSpace = .unit
     ) throws -> TriangleMesh {
         try document.layer.validate()
-        if (options.steps ?? document.mesh.subdivisionSteps) == .automatic {
-            return try AdaptiveTessellator(mesh: document.mesh, options: options)
-                .tessellate(document.mesh, geometry: document.geometry, space: space, tolerance: options.tolerance)
-                .mesh
-        }
         return try Tessellator(mesh: document.mesh, options: options)
             .tessellate(document.mesh, geometry: document.geometry, space: space)
     }

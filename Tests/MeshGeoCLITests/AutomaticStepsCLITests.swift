@@ -76,4 +76,32 @@ import Testing
         #expect(rest.hasPrefix("faces["), "\(rest)")
         #expect(rest.contains("segments along this face"), "\(rest)")
     }
+
+    /// A bent L of three quads (its inner corner a boundary vertex with three faces), with
+    /// automatic steps at the default tolerance: `tessellate` succeeds (it was refused with 65),
+    /// writes the triangles `info` reports, and `info` states the isolation within 0.1 points.
+    @Test func irregularVertexAtTheDefaultTolerance() throws {
+        var vertices: [String] = []
+        for k in 0..<9 {
+            let x = Double(k % 3) / 2, y = Double(k / 3) / 2
+            vertices.append("{\"from\": [\(x), \(y)], \"to\": [\(x), \(y), \(0.1 * sin(2 * x + 2 * y))]}")
+        }
+        let json = """
+            {"vertices": [\(vertices.joined(separator: ", "))],
+             "faces": [{"indices": [0, 1, 4, 3]}, {"indices": [1, 2, 5, 4]}, {"indices": [3, 4, 7, 6]}],
+             "depthNormalization": "width", "subdivisionSteps": -1, "layer": {"size": [100, 100]}}
+            """
+        let ws = try CLIWorkspace()
+        try ws.write("l.json", json)
+        let info = try ws.run(["info", "l.json"])
+        #expect(info.status == 0, "\(info.err)")
+        #expect(info.out.contains("irregular vertices: 1 isolated in up to "), "\(info.out)")
+        let deviation = try #require(Self.number(after: "largest measured deviation ", in: info.out))
+        #expect(deviation > 0 && deviation <= 0.1)
+        let triangles = try #require(Self.number(after: "points, ", in: info.out))
+        let obj = try ws.run(["tessellate", "l.json"])
+        #expect(obj.status == 0, "\(obj.err)")
+        #expect(Double(obj.lines.filter { $0.hasPrefix("f ") }.count) == triangles)
+        #expect(triangles < 5000)
+    }
 }

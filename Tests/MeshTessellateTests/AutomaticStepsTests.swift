@@ -255,7 +255,7 @@ private typealias S = TessSupport
         return try MeshTransform(vertices: vertices, faces: faces, depthNormalization: .width)
     }
 
-    /// Faces next to valence-3 vertices (dyadic grids) stitched to B-spline faces: a closed
+    /// Faces next to valence-3 vertices (isolated pieces) stitched to B-spline faces: a closed
     /// surface whose every edge is used by exactly two triangles, whose cube corners are at the
     /// limit position (n²v + 4Σe + Σd)/(n(n + 5)) with n = 3, within τ as measured.
     @Test func roundedCubeIsClosedAndHitsTheLimitAtItsCorners() throws {

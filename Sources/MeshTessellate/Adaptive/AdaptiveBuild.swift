@@ -1,7 +1,7 @@
 import SurfaceKit
 
 /// One adaptive tessellation built from a layout: the surface samples, the triangles, and the
-/// deviation measured on each B-spline face.
+/// deviation of each cell (measured on patches, the proven bound on corner squares).
 struct AdaptiveBuild {
     var from: [LayerPoint]
     var unitPositions: [Point3D]
@@ -9,15 +9,17 @@ struct AdaptiveBuild {
     var normals: [Point3D]
     var triangles: [SIMD3<Int32>]
     var sourceFaces: [Int32]
-    /// Per face, the largest distance (points) between a triangle and the surface at the centroid
-    /// and edge midpoints of its triangles; 0 on irregular faces (measured when their level was chosen).
+    /// Per cell, the largest distance (points) between a triangle and the patch at the centroid
+    /// and edge midpoints of its triangles; for a corner square, its bound.
     var deviations: [Double]
+    /// When asked for: each triangle's corners' (u, v) in its source face, three a triangle.
+    var parameters: [SIMD2<Double>]?
 
     init(
-        surfaces: FaceSurfaces, layout: AdaptiveLayout, rates: FaceRates, patches: [RationalPatch?],
-        scale: SIMD3<Double>, policy: DiagonalPolicy
+        cells: [AdaptiveCell], layout: AdaptiveLayout, isolations: [VertexIsolation], scale: SIMD3<Double>,
+        policy: DiagonalPolicy, keepParameters: Bool = false
     ) {
-        let sampler = FaceSampler(patches: patches, grids: rates.grids, scale: scale)
+        let sampler = FaceSampler(cells: cells, isolations: isolations, scale: scale)
         let count = layout.vertexCount
         var from = [LayerPoint](repeating: .zero, count: count)
         var to = [Point3D](repeating: .zero, count: count)
@@ -28,9 +30,9 @@ struct AdaptiveBuild {
                     guard let bf = pf.baseAddress, let bt = pt.baseAddress, let bn = pn.baseAddress else { return }
                     let out = SampleOutput(
                         from: SharedMutableBuffer(base: bf), to: SharedMutableBuffer(base: bt), normals: SharedMutableBuffer(base: bn))
-                    AdaptiveBuild.sampleCorners(surfaces: surfaces, layout: layout, sampler: sampler, out: out)
-                    AdaptiveBuild.sampleEdges(surfaces: surfaces, layout: layout, sampler: sampler, out: out)
-                    AdaptiveBuild.sampleFaces(layout: layout, sampler: sampler, policy: policy, out: out)
+                    AdaptiveBuild.sampleNodes(layout: layout, sampler: sampler, out: out)
+                    AdaptiveBuild.sampleSegments(layout: layout, sampler: sampler, out: out)
+                    AdaptiveBuild.sampleCells(layout: layout, sampler: sampler, policy: policy, out: out)
                 }
             }
         }
@@ -39,21 +41,28 @@ struct AdaptiveBuild {
         self.normals = normals
         var triangles = [SIMD3<Int32>](repeating: .zero, count: layout.triangleCount)
         var sourceFaces = [Int32](repeating: 0, count: layout.triangleCount)
-        var deviations = [Double](repeating: 0, count: surfaces.faceCount)
+        var deviations = [Double](repeating: 0, count: cells.count)
         let points = to.map { $0 * scale }
-        triangles.withUnsafeMutableBufferPointer { pt in
-            sourceFaces.withUnsafeMutableBufferPointer { ps in
-                deviations.withUnsafeMutableBufferPointer { pd in
-                    guard let bt = pt.baseAddress, let bs = ps.baseAddress, let bd = pd.baseAddress else { return }
-                    let tri = SharedMutableBuffer(base: bt), src = SharedMutableBuffer(base: bs), dev = SharedMutableBuffer(base: bd)
-                    parallelChunks(surfaces.faceCount, minimumChunk: 512) { range in
-                        for f in range {
-                            var stitcher = FaceStitcher(
-                                face: f, surfaces: surfaces, layout: layout, points: points, policy: policy,
-                                patch: patches[f], scale: scale, output: tri, cursor: layout.triangleBase[f])
-                            stitcher.run()
-                            for t in layout.triangleBase[f]..<layout.triangleBase[f + 1] { src.base[t] = Int32(truncatingIfNeeded: f) }
-                            dev.base[f] = stitcher.deviation
+        var parameters = [SIMD2<Double>](repeating: .zero, count: keepParameters ? 3 * layout.triangleCount : 0)
+        parameters.withUnsafeMutableBufferPointer { pp in
+            let parameterBase = pp.baseAddress.map { SharedMutableBuffer(base: $0) }
+            triangles.withUnsafeMutableBufferPointer { pt in
+                sourceFaces.withUnsafeMutableBufferPointer { ps in
+                    deviations.withUnsafeMutableBufferPointer { pd in
+                        guard let bt = pt.baseAddress, let bs = ps.baseAddress, let bd = pd.baseAddress else { return }
+                        let tri = SharedMutableBuffer(base: bt), src = SharedMutableBuffer(base: bs), dev = SharedMutableBuffer(base: bd)
+                        parallelChunks(cells.count, minimumChunk: 512) { range in
+                            for c in range {
+                                var stitcher = CellStitcher(
+                                    cell: c, layout: layout, points: points, policy: policy, patch: cells[c].patch,
+                                    fanCorner: cells[c].fanCorner, bound: cells[c].bound, scale: scale, output: tri,
+                                    parameters: keepParameters ? parameterBase : nil, origin: cells[c].origin, size: cells[c].size,
+                                    cursor: layout.triangleBase[c])
+                                stitcher.run()
+                                let face = Int32(truncatingIfNeeded: cells[c].face)
+                                for t in layout.triangleBase[c]..<layout.triangleBase[c + 1] { src.base[t] = face }
+                                dev.base[c] = stitcher.deviation
+                            }
                         }
                     }
                 }
@@ -62,6 +71,7 @@ struct AdaptiveBuild {
         self.triangles = triangles
         self.sourceFaces = sourceFaces
         self.deviations = deviations
+        self.parameters = keepParameters ? parameters : nil
     }
 
     struct SampleOutput {
@@ -76,39 +86,44 @@ struct AdaptiveBuild {
         }
     }
 
-    static func sampleCorners(surfaces: FaceSurfaces, layout: AdaptiveLayout, sampler: FaceSampler, out: SampleOutput) {
-        parallelChunks(surfaces.vertexCount, minimumChunk: 4096) { range in
-            for v in range where layout.cornerIndex[v] >= 0 {
-                let f = Int(layout.cornerSource[v])
-                out.write(Int(layout.cornerIndex[v]), sampler.sample(face: f, FaceSampler.corner(Int(layout.cornerSlot[v]))))
-            }
-        }
-    }
-
-    static func sampleEdges(surfaces: FaceSurfaces, layout: AdaptiveLayout, sampler: FaceSampler, out: SampleOutput) {
-        parallelChunks(surfaces.edgeCount, minimumChunk: 2048) { range in
-            for e in range {
-                let n = layout.edgeRate[e]
-                guard n > 1 else { continue }
-                let f = Int(layout.edgeSource[e]), k = Int(layout.edgeSide[e])
-                let forward = surfaces.corners(ofFace: f)[k] == surfaces.vertices(ofEdge: e).x
-                for t in 1..<n {
-                    let s = Double(forward ? t : n - t) / Double(n)
-                    out.write(layout.edgeBase[e] + t - 1, sampler.sample(face: f, FaceSampler.side(k, s)))
+    static func sampleNodes(layout: AdaptiveLayout, sampler: FaceSampler, out: SampleOutput) {
+        parallelChunks(layout.nodes.count, minimumChunk: 4096) { range in
+            for i in range {
+                switch layout.nodes[i] {
+                case let .patch(cell, corner):
+                    out.write(i, sampler.sample(cell: Int(cell), FaceSampler.corner(Int(corner))))
+                case let .limit(isolation):
+                    out.write(i, sampler.limit(Int(isolation)))
+                case .pending:
+                    break
                 }
             }
         }
     }
 
-    static func sampleFaces(layout: AdaptiveLayout, sampler: FaceSampler, policy: DiagonalPolicy, out: SampleOutput) {
+    static func sampleSegments(layout: AdaptiveLayout, sampler: FaceSampler, out: SampleOutput) {
+        parallelChunks(layout.segments.count, minimumChunk: 2048) { range in
+            for s in range {
+                let segment = layout.segments[s]
+                let n = segment.rate
+                guard n > 1, segment.cell >= 0 else { continue }
+                for t in 1..<n {
+                    let fraction = segment.fractionA + (segment.fractionB - segment.fractionA) * Double(t) / Double(n)
+                    out.write(segment.base + t - 1, sampler.sample(cell: Int(segment.cell), FaceSampler.side(Int(segment.side), fraction)))
+                }
+            }
+        }
+    }
+
+    static func sampleCells(layout: AdaptiveLayout, sampler: FaceSampler, policy: DiagonalPolicy, out: SampleOutput) {
         parallelChunks(layout.kind.count, minimumChunk: 512) { range in
-            for f in range {
-                let nu = layout.nu[f], nv = layout.nv[f]
-                switch layout.kind[f] {
+            for c in range {
+                let nu = layout.nu[c], nv = layout.nv[c]
+                switch layout.kind[c] {
                 case .single:
-                    if policy.needsCenters { out.write(layout.centerBase[f], sampler.sample(face: f, SIMD2(0.5, 0.5))) }
+                    if policy.needsCenters { out.write(layout.centerBase[c], sampler.sample(cell: c, SIMD2(0.5, 0.5))) }
                     continue
-                case .rowStrip, .columnStrip:
+                case .rowStrip, .columnStrip, .fan:
                     continue
                 case .ring:
                     break
@@ -117,14 +132,14 @@ struct AdaptiveBuild {
                 for j in 1..<nv {
                     for i in 1..<nu {
                         out.write(
-                            layout.faceBase[f] + (j - 1) * (nu - 1) + i - 1, sampler.sample(face: f, SIMD2(Double(i) * du, Double(j) * dv)))
+                            layout.gridBase[c] + (j - 1) * (nu - 1) + i - 1, sampler.sample(cell: c, SIMD2(Double(i) * du, Double(j) * dv)))
                     }
                 }
                 guard policy.needsCenters, nu > 2, nv > 2 else { continue }
                 for j in 1..<(nv - 1) {
                     for i in 1..<(nu - 1) {
                         let uv = SIMD2((Double(i) + 0.5) * du, (Double(j) + 0.5) * dv)
-                        out.write(layout.centerBase[f] + (j - 1) * (nu - 2) + i - 1, sampler.sample(face: f, uv))
+                        out.write(layout.centerBase[c] + (j - 1) * (nu - 2) + i - 1, sampler.sample(cell: c, uv))
                     }
                 }
             }
@@ -132,10 +147,11 @@ struct AdaptiveBuild {
     }
 }
 
-/// Surface samples of a face at a parameter: from its B-spline patch, or from its dyadic grid.
+/// Surface samples of a cell at a parameter (from its B-spline patch), and isolated vertices'
+/// limit points.
 struct FaceSampler {
-    let patches: [RationalPatch?]
-    let grids: [Int: FaceGrid]
+    let cells: [AdaptiveCell]
+    let isolations: [VertexIsolation]
     let scale: SIMD3<Double>
 
     struct Sample {
@@ -144,18 +160,15 @@ struct FaceSampler {
         var normal: Point3D
     }
 
-    func sample(face f: Int, _ uv: SIMD2<Double>) -> Sample {
-        if let patch = patches[f] {
-            let p = patch.evaluate(u: uv.x, v: uv.y)
-            return Sample(from: p.from, to: p.to, normal: (p.toU * scale).cross(p.toV * scale).normalized())
-        }
-        guard let grid = grids[f] else { return Sample(from: .zero, to: .zero, normal: SIMD3(0, 0, 1)) }
-        // Irregular faces are only asked for parameters on their grid (dyadic, exact in binary).
-        let r = Double(grid.resolution)
-        let i = min(max(Int((uv.x * r).rounded()), 0), grid.resolution)
-        let j = min(max(Int((uv.y * r).rounded()), 0), grid.resolution)
-        let k = grid.index(i, j)
-        return Sample(from: grid.samples.from[k], to: grid.samples.to[k], normal: grid.samples.normals[k])
+    func sample(cell c: Int, _ uv: SIMD2<Double>) -> Sample {
+        guard let patch = cells[c].patch else { return Sample(from: .zero, to: .zero, normal: SIMD3(0, 0, 1)) }
+        let p = patch.evaluate(u: uv.x, v: uv.y)
+        return Sample(from: p.from, to: p.to, normal: (p.toU * scale).cross(p.toV * scale).normalized())
+    }
+
+    func limit(_ i: Int) -> Sample {
+        let isolation = isolations[i]
+        return Sample(from: isolation.limitFrom, to: isolation.limitTo, normal: isolation.limitNormal)
     }
 
     /// Corner k's parameters: (0,0), (1,0), (1,1), (0,1).

@@ -3,151 +3,268 @@ import SurfaceKit
 /// Where every sample and triangle of an adaptive tessellation goes, counted before anything is
 /// allocated for the output (so the budget refuses first).
 ///
-/// Output vertices come in four blocks: the limit points of the used control vertices, the inner
-/// samples of each edge (from its first vertex to its second), each face's interior grid, and the
-/// centres of interior quads when the diagonal policy needs them. Triangles go face by face.
+/// The corners of the cells are the nodes, and a node is one output vertex however many cells
+/// share it (a control vertex, a point on a control edge, or a point inside a face). Each side of a
+/// cell is the chain of nodes on it, so a big cell next to smaller ones has their corners on its
+/// side; between two nodes is a segment, which both cells along it sample the same way, at the
+/// larger rate they ask for. So no side has a T-junction and every interior edge of the output is
+/// used by exactly two triangles.
+///
+/// Output vertices come in three blocks: the nodes, the inner samples of each segment (from its
+/// lower node to its higher), and each cell's interior grid with the centres of its interior
+/// quads when the diagonal policy needs them. Triangles go cell by cell.
 struct AdaptiveLayout: Sendable {
-    /// How a face is triangulated.
+    /// How a cell is triangulated.
     enum Kind: UInt8, Sendable {
         /// One quad, split by the diagonal policy.
         case single
-        /// One row of cells: the top edge's samples joined to the bottom edge's (side edges unsplit).
+        /// One row of cells: the bottom side's samples joined to the top side's.
         case rowStrip
-        /// One column: the left edge's samples joined to the right edge's (top and bottom unsplit).
+        /// One column: the left side's samples joined to the right side's.
         case columnStrip
-        /// An interior grid of nu × nv cells (at least 2 × 2) and a ring joining it to the edges.
+        /// An interior grid of nu × nv cells (at least 2 × 2) and a ring joining it to the sides.
         case ring
+        /// A corner square at an irregular vertex: a fan from that corner to the other two sides.
+        case fan
+    }
+
+    /// Dyadic coordinates: a face's (u, v) times 2⁴⁸, exact for pieces down to 2⁻⁴⁸ wide.
+    static let unit: Int64 = 1 << 48
+
+    /// What a node's surface point is taken from.
+    enum NodeSource: Sendable, Equatable {
+        case pending
+        /// Corner k of a cell's patch.
+        case patch(cell: Int32, corner: UInt8)
+        /// The limit point of an isolated vertex.
+        case limit(isolation: Int32)
+    }
+
+    struct Segment: Sendable {
+        /// Its nodes, a < b.
+        var a: Int32
+        var b: Int32
+        var rate: Int
+        /// A patch cell along it and its side there, with the side fractions at a and at b.
+        var cell: Int32
+        var side: UInt8
+        var fractionA: Double
+        var fractionB: Double
+        /// Output index of its first inner sample.
+        var base: Int
+    }
+
+    /// One segment of a cell's side, in the side's direction (from corner k to k + 1).
+    struct Piece: Sendable {
+        var segment: Int32
+        var start: Double
+        var end: Double
     }
 
     var kind: [Kind]
-    /// Interior grid of each ring face: nu × nv cells.
     var nu: [Int]
     var nv: [Int]
-    var edgeRate: [Int]
-    /// The face (and its side) whose surface gives an edge's samples.
-    var edgeSource: [Int32]
-    var edgeSide: [UInt8]
-    /// Output index of each control vertex's limit point (−1 if no face uses it), and the face and
-    /// corner it is evaluated from.
-    var cornerIndex: [Int32]
-    var cornerSource: [Int32]
-    var cornerSlot: [UInt8]
-    var edgeBase: [Int]
-    var faceBase: [Int]
+    var nodes: [NodeSource]
+    var segments: [Segment]
+    /// Cell c's side k is `pieces[sideStart[4c + k]..<sideStart[4c + k + 1]]`.
+    var pieces: [Piece]
+    var sideStart: [Int]
+    var cornerNodes: [SIMD4<Int32>]
+    var gridBase: [Int]
     var centerBase: [Int]
     var triangleBase: [Int]
     var vertexCount: Int
     var triangleCount: Int
+    /// The fewest and most segments along a side of a control face, over whole faces and each
+    /// face's largest patch pieces (deeper pieces only close in on irregular vertices).
     var smallestRate: Int
     var largestRate: Int
 
-    init(surfaces: FaceSurfaces, rates: FaceRates, policy: DiagonalPolicy, maximumTriangles: Int) throws {
-        let faceCount = surfaces.faceCount, edgeCount = surfaces.edgeCount
-        let perQuad = policy.trianglesPerQuad
-        // Edges: the larger of what the faces on either side ask along it; sampled from a
-        // B-spline face when one is there, else from the face on the finer dyadic grid.
-        edgeRate = [Int](repeating: 1, count: edgeCount)
-        edgeSource = [Int32](repeating: -1, count: edgeCount)
-        edgeSide = [UInt8](repeating: 0, count: edgeCount)
-        for f in 0..<faceCount {
-            let edges = surfaces.edges(ofFace: f)
+    init(
+        surfaces: FaceSurfaces, cells: [AdaptiveCell], isolationOfVertex: [Int: Int32], rates: CellRates,
+        policy: DiagonalPolicy, maximumTriangles: Int
+    ) throws {
+        let n = AdaptiveLayout.unit
+        let cellCount = cells.count
+        // Nodes: every cell corner, keyed where it lies.
+        var nodeIndex: [NodeKey: Int32] = [:]
+        nodeIndex.reserveCapacity(cellCount + 16)
+        var nodes: [NodeSource] = []
+        var cornerNodes = [SIMD4<Int32>](repeating: .zero, count: cellCount)
+        var edgeBreaks: [Int: [Int64]] = [:]
+        var faceInner: [Int: [SIMD2<Int64>]] = [:]
+        for c in 0..<cellCount {
+            let cell = cells[c]
             for k in 0..<4 {
-                let e = Int(edges[k])
-                let rate = k % 2 == 0 ? rates.u[f] : rates.v[f]
-                edgeRate[e] = max(edgeRate[e], rate)
-                let current = Int(edgeSource[e])
-                let better: Bool
-                if current < 0 {
-                    better = true
-                } else if rates.level[current] < 0 {
-                    better = false
-                } else {
-                    better = rates.level[f] < 0 || rates.level[f] > rates.level[current]
+                let p = AdaptiveLayout.corner(k, of: cell)
+                let key = AdaptiveLayout.key(face: cell.face, p, surfaces: surfaces)
+                switch key.kind {
+                case .edge: edgeBreaks[Int(key.a), default: []].append(key.b)
+                case .face: faceInner[cell.face, default: []].append(p)
+                case .vertex: break
                 }
-                if better {
-                    edgeSource[e] = Int32(f)
-                    edgeSide[e] = UInt8(k)
+                let source: NodeSource
+                if cell.patch != nil {
+                    source = .patch(cell: Int32(c), corner: UInt8(k))
+                } else if k == cell.fanCorner, key.kind == .vertex, let i = isolationOfVertex[Int(key.a)] {
+                    source = .limit(isolation: i)
+                } else {
+                    source = .pending
+                }
+                if let i = nodeIndex[key] {
+                    cornerNodes[c][k] = i
+                    if nodes[Int(i)] == .pending { nodes[Int(i)] = source }
+                } else {
+                    let i = Int32(truncatingIfNeeded: nodes.count)
+                    nodeIndex[key] = i
+                    nodes.append(source)
+                    cornerNodes[c][k] = i
                 }
             }
         }
-        // Faces: one quad when the face and all its edges ask for one segment; a strip when only
-        // one direction is split; otherwise an interior grid of at least 2 × 2 cells, so there is
-        // an inner ring to join the edges to.
+        guard !nodes.contains(.pending) else {
+            throw MeshError(.unsupported, path: "faces", "a corner of a piece next to an irregular vertex has no surface to sample")
+        }
+        for e in edgeBreaks.keys { edgeBreaks[e] = Array(Set(edgeBreaks[e] ?? [])).sorted() }
+        for f in faceInner.keys { faceInner[f] = Array(Set(faceInner[f] ?? [])).sorted { ($0.y, $0.x) < ($1.y, $1.x) } }
+        // Sides: the chain of nodes along each, split into segments that take the larger rate.
+        var segmentIndex: [SIMD2<Int32>: Int32] = [:]
+        segmentIndex.reserveCapacity(2 * cellCount + 16)
+        var segments: [Segment] = []
+        var pieces: [Piece] = []
+        pieces.reserveCapacity(4 * cellCount)
+        var sideStart = [Int](repeating: 0, count: 4 * cellCount + 1)
+        for c in 0..<cellCount {
+            let cell = cells[c]
+            let f = cell.face
+            let corners = surfaces.corners(ofFace: f), edges = surfaces.edges(ofFace: f)
+            for k in 0..<4 {
+                sideStart[4 * c + k] = pieces.count
+                let p0 = AdaptiveLayout.corner(k, of: cell), p1 = AdaptiveLayout.corner((k + 1) % 4, of: cell)
+                let length = Double(max(abs(p1.x - p0.x), abs(p1.y - p0.y)))
+                // Nodes strictly inside the side, by their distance from p0.
+                var inner: [(Int64, SIMD2<Int64>)] = []
+                func consider(_ q: SIMD2<Int64>) {
+                    let lo = pointwiseMin(p0, p1), hi = pointwiseMax(p0, p1)
+                    guard q.x >= lo.x, q.x <= hi.x, q.y >= lo.y, q.y <= hi.y, q != p0, q != p1 else { return }
+                    inner.append((max(abs(q.x - p0.x), abs(q.y - p0.y)), q))
+                }
+                if let j = AdaptiveLayout.faceSide(p0, p1) {
+                    let e = Int(edges[j])
+                    if let breaks = edgeBreaks[e] {
+                        let forward = corners[j] == surfaces.vertices(ofEdge: e).x
+                        for t in breaks { consider(AdaptiveLayout.point(onSide: j, at: forward ? t : n - t)) }
+                    }
+                } else if let points = faceInner[f] {
+                    for q in points { consider(q) }
+                }
+                inner.sort { $0.0 < $1.0 }
+                var chain: [(Int32, Double)] = [(cornerNodes[c][k], 0)]
+                for (distance, q) in inner {
+                    guard let i = nodeIndex[AdaptiveLayout.key(face: f, q, surfaces: surfaces)] else { continue }
+                    chain.append((i, Double(distance) / length))
+                }
+                chain.append((cornerNodes[c][(k + 1) % 4], 1))
+                let rate = k % 2 == 0 ? rates.u[c] : rates.v[c]
+                for i in 0..<(chain.count - 1) {
+                    let (a, fa) = chain[i], (b, fb) = chain[i + 1]
+                    let key = SIMD2(min(a, b), max(a, b))
+                    // The share of the cell's rate this segment covers (a whole side: the rate itself).
+                    let share = Double(rate) * (fb - fa)
+                    let need = max(1, Int((share - 1e-9).rounded(.up)))
+                    let s: Int32
+                    if let existing = segmentIndex[key] {
+                        s = existing
+                    } else {
+                        s = Int32(truncatingIfNeeded: segments.count)
+                        segmentIndex[key] = s
+                        segments.append(Segment(a: key.x, b: key.y, rate: 1, cell: -1, side: 0, fractionA: 0, fractionB: 0, base: 0))
+                    }
+                    segments[Int(s)].rate = max(segments[Int(s)].rate, cell.patch != nil ? need : 1)
+                    if cell.patch != nil, segments[Int(s)].cell < 0 {
+                        segments[Int(s)].cell = Int32(c)
+                        segments[Int(s)].side = UInt8(k)
+                        segments[Int(s)].fractionA = a < b ? fa : fb
+                        segments[Int(s)].fractionB = a < b ? fb : fa
+                    }
+                    pieces.append(Piece(segment: s, start: fa, end: fb))
+                }
+            }
+        }
+        sideStart[4 * cellCount] = pieces.count
+        // A segment no patch borders (between corner squares) keeps rate 1: no inner samples.
+        for s in segments.indices where segments[s].cell < 0 { segments[s].rate = 1 }
+        self.nodes = nodes
+        self.cornerNodes = cornerNodes
+        self.pieces = pieces
+        self.sideStart = sideStart
+        // Counts, then the budget, before any output exists.
+        var next = nodes.count
+        for s in segments.indices {
+            segments[s].base = next
+            next += segments[s].rate - 1
+        }
+        self.segments = segments
+        func total(_ c: Int, _ k: Int) -> Int {
+            var sum = 0
+            for p in pieces[sideStart[4 * c + k]..<sideStart[4 * c + k + 1]] { sum += segments[Int(p.segment)].rate }
+            return sum
+        }
+        let perQuad = policy.trianglesPerQuad
         nu = rates.u
         nv = rates.v
-        kind = [Kind](repeating: .single, count: faceCount)
+        kind = [Kind](repeating: .single, count: cellCount)
+        gridBase = [Int](repeating: 0, count: cellCount)
+        centerBase = [Int](repeating: 0, count: cellCount)
+        triangleBase = [Int](repeating: 0, count: cellCount + 1)
         var smallest = Int.max, largest = 0
-        for f in 0..<faceCount {
-            let edges = surfaces.edges(ofFace: f)
-            let r = SIMD4(edgeRate[Int(edges[0])], edgeRate[Int(edges[1])], edgeRate[Int(edges[2])], edgeRate[Int(edges[3])])
-            if nu[f] == 1, nv[f] == 1, r == SIMD4(repeating: 1) {
-                kind[f] = .single
-            } else if nv[f] == 1, r[1] == 1, r[3] == 1 {
-                kind[f] = .rowStrip
-            } else if nu[f] == 1, r[0] == 1, r[2] == 1 {
-                kind[f] = .columnStrip
-            } else {
-                kind[f] = .ring
-                nu[f] = max(nu[f], 2)
-                nv[f] = max(nv[f], 2)
-            }
-            smallest = min(smallest, rates.u[f], rates.v[f])
-            largest = max(largest, rates.u[f], rates.v[f], r.max())
-        }
-        smallestRate = faceCount > 0 ? smallest : 0
-        largestRate = largest
-        // Control vertices: in order, each evaluated from the first face that uses it.
-        cornerIndex = [Int32](repeating: -1, count: surfaces.vertexCount)
-        cornerSource = [Int32](repeating: -1, count: surfaces.vertexCount)
-        cornerSlot = [UInt8](repeating: 0, count: surfaces.vertexCount)
-        for f in 0..<faceCount {
-            let corners = surfaces.corners(ofFace: f)
-            for k in 0..<4 where cornerSource[Int(corners[k])] < 0 {
-                cornerSource[Int(corners[k])] = Int32(f)
-                cornerSlot[Int(corners[k])] = UInt8(k)
-            }
-        }
-        var next = 0
-        for v in 0..<surfaces.vertexCount where cornerSource[v] >= 0 {
-            cornerIndex[v] = Int32(truncatingIfNeeded: next)
-            next += 1
-        }
-        // Counts, then the budget, before any output exists.
-        edgeBase = [Int](repeating: 0, count: edgeCount)
-        for e in 0..<edgeCount {
-            edgeBase[e] = next
-            next += edgeRate[e] - 1
-        }
-        faceBase = [Int](repeating: 0, count: faceCount)
-        centerBase = [Int](repeating: 0, count: faceCount)
-        triangleBase = [Int](repeating: 0, count: faceCount + 1)
-        for f in 0..<faceCount where kind[f] == .ring {
-            faceBase[f] = next
-            next += (nu[f] - 1) * (nv[f] - 1)
-        }
+        // Rates are reported per face side from each face's largest pieces (a whole face, or the
+        // first level of pieces that are patches); deeper pieces only close in on a vertex.
+        var shallowest = [Int](repeating: Int.max, count: surfaces.faceCount)
+        for cell in cells where cell.patch != nil { shallowest[cell.face] = min(shallowest[cell.face], cell.level) }
         var triangles = 0
-        for f in 0..<faceCount {
-            triangleBase[f] = triangles
-            let edges = surfaces.edges(ofFace: f)
-            switch kind[f] {
-            case .single:
-                if policy.needsCenters { centerBase[f] = next; next += 1 }
-                triangles += perQuad
-            case .rowStrip:
-                triangles += edgeRate[Int(edges[0])] + edgeRate[Int(edges[2])]
-            case .columnStrip:
-                triangles += edgeRate[Int(edges[1])] + edgeRate[Int(edges[3])]
-            case .ring:
-                let interiorQuads = (nu[f] - 2) * (nv[f] - 2)
-                if policy.needsCenters { centerBase[f] = next; next += interiorQuads }
-                triangles += interiorQuads * perQuad
-                for k in 0..<4 {
-                    let inner = k % 2 == 0 ? nu[f] - 1 : nv[f] - 1
-                    triangles += edgeRate[Int(edges[k])] + inner - 1
+        for c in 0..<cellCount {
+            triangleBase[c] = triangles
+            let r = SIMD4(total(c, 0), total(c, 1), total(c, 2), total(c, 3))
+            if cells[c].patch == nil {
+                kind[c] = .fan
+                let k = cells[c].fanCorner
+                triangles += r[(k + 1) % 4] + r[(k + 2) % 4]
+                guard r[k] == 1, r[(k + 3) % 4] == 1 else {
+                    throw MeshError(.unsupported, path: "faces[\(cells[c].face)]", "a corner square's sides at its vertex are split")
                 }
+                continue
+            }
+            if cells[c].level == shallowest[cells[c].face] {
+                let scale = 1 << cells[c].level
+                smallest = min(smallest, rates.u[c] * scale, rates.v[c] * scale)
+                largest = max(largest, r.max() * scale, rates.u[c] * scale, rates.v[c] * scale)
+            }
+            if nu[c] == 1, nv[c] == 1, r == SIMD4(repeating: 1) {
+                kind[c] = .single
+                if policy.needsCenters { centerBase[c] = next; next += 1 }
+                triangles += perQuad
+            } else if nv[c] == 1, r[1] == 1, r[3] == 1 {
+                kind[c] = .rowStrip
+                triangles += r[0] + r[2]
+            } else if nu[c] == 1, r[0] == 1, r[2] == 1 {
+                kind[c] = .columnStrip
+                triangles += r[1] + r[3]
+            } else {
+                kind[c] = .ring
+                nu[c] = max(nu[c], 2)
+                nv[c] = max(nv[c], 2)
+                gridBase[c] = next
+                next += (nu[c] - 1) * (nv[c] - 1)
+                let interiorQuads = (nu[c] - 2) * (nv[c] - 2)
+                if policy.needsCenters { centerBase[c] = next; next += interiorQuads }
+                triangles += interiorQuads * perQuad
+                for k in 0..<4 { triangles += r[k] + (k % 2 == 0 ? nu[c] : nv[c]) - 2 }
             }
         }
-        triangleBase[faceCount] = triangles
+        triangleBase[cellCount] = triangles
+        smallestRate = smallest == Int.max ? 0 : smallest
+        largestRate = largest
         vertexCount = next
         triangleCount = triangles
         guard triangles <= maximumTriangles else {
@@ -159,5 +276,65 @@ struct AdaptiveLayout: Sendable {
             throw MeshError(
                 .limitExceeded, path: "subdivisionSteps", "automatic steps would make \(next) vertices, more than a mesh can index")
         }
+    }
+
+    /// Corner k of a cell in dyadic coordinates of its face.
+    static func corner(_ k: Int, of cell: AdaptiveCell) -> SIMD2<Int64> {
+        let size = unit >> Int64(cell.level)
+        let origin = SIMD2(Int64(cell.origin.x * Double(unit)), Int64(cell.origin.y * Double(unit)))
+        return origin &+ SIMD2(k == 1 || k == 2 ? size : 0, k >= 2 ? size : 0)
+    }
+
+    /// The side of the face that the segment p0–p1 lies on, if any.
+    static func faceSide(_ p0: SIMD2<Int64>, _ p1: SIMD2<Int64>) -> Int? {
+        if p0.y == 0, p1.y == 0 { return 0 }
+        if p0.x == unit, p1.x == unit { return 1 }
+        if p0.y == unit, p1.y == unit { return 2 }
+        if p0.x == 0, p1.x == 0 { return 3 }
+        return nil
+    }
+
+    /// The point at dyadic distance s along side k (from corner k toward corner k + 1).
+    static func point(onSide k: Int, at s: Int64) -> SIMD2<Int64> {
+        switch k {
+        case 0: SIMD2(s, 0)
+        case 1: SIMD2(unit, s)
+        case 2: SIMD2(unit - s, unit)
+        default: SIMD2(0, unit - s)
+        }
+    }
+
+    /// Where a point of face f lies: a control vertex, a point of a control edge (its dyadic
+    /// distance from the edge's first vertex), or a point inside the face.
+    struct NodeKey: Hashable {
+        enum Kind: UInt8 { case vertex, edge, face }
+        var kind: Kind
+        var a: Int32
+        var b: Int64
+        var c: Int64
+    }
+
+    static func key(face f: Int, _ p: SIMD2<Int64>, surfaces: FaceSurfaces) -> NodeKey {
+        let onU = p.x == 0 || p.x == unit, onV = p.y == 0 || p.y == unit
+        let corners = surfaces.corners(ofFace: f)
+        if onU, onV {
+            let k = p.y == 0 ? (p.x == 0 ? 0 : 1) : (p.x == 0 ? 3 : 2)
+            return NodeKey(kind: .vertex, a: corners[k], b: 0, c: 0)
+        }
+        let side: Int, s: Int64
+        if p.y == 0 {
+            (side, s) = (0, p.x)
+        } else if p.x == unit {
+            (side, s) = (1, p.y)
+        } else if p.y == unit {
+            (side, s) = (2, unit - p.x)
+        } else if p.x == 0 {
+            (side, s) = (3, unit - p.y)
+        } else {
+            return NodeKey(kind: .face, a: Int32(truncatingIfNeeded: f), b: p.x, c: p.y)
+        }
+        let e = Int(surfaces.edges(ofFace: f)[side])
+        let forward = corners[side] == surfaces.vertices(ofEdge: e).x
+        return NodeKey(kind: .edge, a: Int32(truncatingIfNeeded: e), b: forward ? s : unit - s, c: 0)
     }
 }

@@ -1,21 +1,21 @@
 import RealModule
 import SurfaceKit
 
-/// Automatic steps (Docs/automatic-steps.md): triangles within a tolerance τ of the limit surface, with a density
-/// of each face's own, stitched so the result is watertight.
+/// Automatic steps: triangles within a tolerance τ of the limit surface, with a density of each
+/// face's own, stitched so the result is watertight.
 ///
-/// Every control face gets its own number of segments along u and along v, estimated from bounds
-/// on the surface's second derivatives; every edge takes the larger of what its two faces ask for.
-/// A face's interior is a regular grid at its own rates, and a ring of triangles joins that grid
-/// to the samples on its four edges, which both faces of an edge share. So no edge has a
-/// T-junction, and every interior edge is used by exactly two triangles. After building, the
-/// distance to the surface is measured on every triangle; a face that misses τ is made denser and
-/// the mesh is built again.
-///
-/// Faces that are B-spline patches (all corners regular) are evaluated at any parameter. Faces
-/// that touch an extraordinary or non-manifold vertex use the dyadic grids of uniform refinement
-/// (rates 2ⁿ), computed by refining only the faces around them; an edge next to such a face is
-/// sampled from the B-spline face on its other side when there is one.
+/// A face whose corners are all regular is a B-spline patch, evaluated at any parameter. A face at
+/// an irregular vertex (interior valence other than 4, a boundary vertex with other than two
+/// faces, a non-manifold vertex) is cut by feature-adaptive isolation (``VertexIsolation``): each
+/// level of refinement around the vertex leaves three B-spline patches and a corner square half
+/// as wide, until the corner square's proven bound is within τ. Every patch — whole face or piece —
+/// is a cell with its own number of segments along u and along v (any integers, estimated from
+/// bounds on the surface's second derivatives); every segment between two cell corners takes the
+/// larger of what the cells on either side ask for. A cell's interior is a regular grid at its own
+/// rates, and a ring of triangles joins that grid to the samples on its sides, which both cells of
+/// a side share. So no side has a T-junction, and every interior edge is used by exactly two
+/// triangles. After building, the distance to the surface is measured on every patch triangle; a
+/// cell that misses τ is made denser and the mesh is built again.
 public struct AdaptiveTessellator: Sendable {
     public let surfaces: FaceSurfaces
     public let diagonal: DiagonalPolicy
@@ -47,7 +47,8 @@ public struct AdaptiveTessellator: Sendable {
     /// Throws `.limitExceeded`, stating the count, when that would take more triangles than the
     /// budget; nothing is allocated for the output first.
     public func tessellate(
-        _ mesh: MeshTransform, geometry: LayerGeometry, space: CoordinateSpace, tolerance: Double? = nil
+        _ mesh: MeshTransform, geometry: LayerGeometry, space: CoordinateSpace, tolerance: Double? = nil,
+        keepParameters: Bool = false
     ) throws -> AdaptiveTessellation {
         let tau = tolerance ?? AdaptiveTessellator.defaultTolerance(for: geometry)
         guard tau.isFinite, tau > 0 else {
@@ -63,37 +64,67 @@ public struct AdaptiveTessellator: Sendable {
         let control = FaceSurfaces.homogeneous(vertices: mesh.vertices, weights: weights)
         let scale = geometry.pointScale
         let patches = AdaptiveTessellator.patches(surfaces: surfaces, control: control)
-        var rates = try FaceRates.estimate(
-            surfaces: surfaces, patches: patches, mesh: mesh, weights: weights, scale: scale, policy: diagonal,
-            tolerance: tau, maximumTriangles: maximumTriangles)
+        let isolations = try AdaptiveTessellator.isolations(surfaces: surfaces, control: control, scale: scale, tolerance: tau)
+        var isolationOfVertex: [Int: Int32] = [:]
+        for (i, isolation) in isolations.enumerated() { isolationOfVertex[isolation.vertex] = Int32(i) }
+        let (cells, _, _) = try AdaptiveCell.cells(surfaces: surfaces, patches: patches, isolations: isolations)
+        var rates = try CellRates.estimate(cells: cells, scale: scale, policy: diagonal, tolerance: tau)
         var round = 1
         while true {
-            let layout = try AdaptiveLayout(surfaces: surfaces, rates: rates, policy: diagonal, maximumTriangles: maximumTriangles)
+            let layout = try AdaptiveLayout(
+                surfaces: surfaces, cells: cells, isolationOfVertex: isolationOfVertex, rates: rates, policy: diagonal,
+                maximumTriangles: maximumTriangles)
             let built = AdaptiveBuild(
-                surfaces: surfaces, layout: layout, rates: rates, patches: patches, scale: scale, policy: diagonal)
+                cells: cells, layout: layout, isolations: isolations, scale: scale, policy: diagonal, keepParameters: keepParameters)
             var worst = 0.0
             var failing: [Int] = []
-            for f in 0..<surfaces.faceCount {
-                let d = max(built.deviations[f], rates.irregularDeviation[f])
-                worst = max(worst, d)
-                if built.deviations[f] > tau { failing.append(f) }
+            for c in cells.indices {
+                worst = max(worst, built.deviations[c])
+                if cells[c].patch != nil, !(built.deviations[c] <= tau) { failing.append(c) }
             }
             if failing.isEmpty || round == AdaptiveTessellator.maximumRounds
                 || !rates.densify(failing, deviations: built.deviations, tolerance: tau)
             {
                 let report = AdaptiveReport(
                     tolerance: tau, smallestRate: layout.smallestRate, largestRate: layout.largestRate,
-                    irregularFaces: rates.irregularCount, triangleCount: layout.triangleCount,
-                    vertexCount: layout.vertexCount, worstDeviation: worst, rounds: round,
-                    equivalentUniformSteps: AdaptiveTessellator.steps(reaching: layout.largestRate))
+                    irregularFaces: (0..<surfaces.faceCount).reduce(0) { $0 + (patches[$1] == nil ? 1 : 0) },
+                    triangleCount: layout.triangleCount, vertexCount: layout.vertexCount, worstDeviation: worst, rounds: round,
+                    equivalentUniformSteps: AdaptiveTessellator.steps(reaching: layout.largestRate),
+                    isolatedVertices: isolations.count, deepestIsolation: isolations.map(\.depth).max() ?? 0,
+                    largestCornerBound: cells.reduce(0.0) { max($0, $1.bound) })
                 let pointsMesh = TriangleMesh(
                     space: .points, positions: built.unitPositions.map { $0 * scale }, from: built.from,
                     normals: built.normals, triangles: built.triangles, sourceFaces: built.sourceFaces)
                 let result = pointsMesh.converted(to: space, unitPositions: built.unitPositions, geometry: geometry)
-                return AdaptiveTessellation(mesh: result, report: report)
+                return AdaptiveTessellation(mesh: result, report: report, parameters: built.parameters)
             }
             round += 1
         }
+    }
+
+    /// Isolates every irregular vertex that a face uses, on all cores, in vertex order.
+    static func isolations(
+        surfaces: FaceSurfaces, control: [SIMD8<Double>], scale: SIMD3<Double>, tolerance: Double
+    ) throws -> [VertexIsolation] {
+        let irregular = (0..<surfaces.vertexCount).filter { surfaces.isIrregular(vertex: $0) }
+        var found = [Result<VertexIsolation, MeshError>?](repeating: nil, count: irregular.count)
+        found.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let out = SharedMutableBuffer(base: base)
+            parallelChunks(irregular.count, minimumChunk: 8) { range in
+                for k in range {
+                    do {
+                        out.base[k] = .success(
+                            try surfaces.isolate(vertex: irregular[k], control: control, pointScale: scale, tolerance: tolerance))
+                    } catch let error as MeshError {
+                        out.base[k] = .failure(error)
+                    } catch {
+                        out.base[k] = .failure(MeshError(.invalidValue, path: "vertices[\(irregular[k])]", "\(error)"))
+                    }
+                }
+            }
+        }
+        return try found.compactMap { try $0?.get() }
     }
 
     /// The smallest n with 2ⁿ ≥ rate.

@@ -34,9 +34,26 @@ public struct HitTester: Sendable {
 
     /// Tessellates `mesh` (which must have the topology `tessellator` was made for) and builds a
     /// hit tester on it; `.exact` also keeps the refined control points for Newton refinement.
+    ///
+    /// With an automatic tessellator, `.triangles` tests its adaptive triangles; `.exact` refines on
+    /// the uniform grid of the steps that match their densest face.
     public init(
         tessellator: Tessellator, mesh: MeshTransform, geometry: LayerGeometry, precision: HitPrecision = .triangles
     ) throws {
+        if let automatic = tessellator.automatic {
+            let adaptive = try automatic.tessellate(mesh, geometry: geometry, space: .points, tolerance: tessellator.tolerance)
+            guard precision == .exact else {
+                try self.init(mesh: adaptive.mesh, geometry: geometry, grid: nil, surface: nil)
+                return
+            }
+            // Exact refinement walks a uniform grid: the one whose steps match the densest face
+            // the adaptive tessellation chose (only its report is kept).
+            let uniform = TessellationOptions(
+                steps: .fixed(adaptive.report.equivalentUniformSteps), diagonal: tessellator.diagonal,
+                maximumTriangles: automatic.maximumTriangles)
+            try self.init(tessellator: Tessellator(mesh: mesh, options: uniform), mesh: mesh, geometry: geometry, precision: precision)
+            return
+        }
         let triangles = try tessellator.tessellate(mesh, geometry: geometry, space: .points)
         let plan = tessellator.plan
         let grid = TessellationGrid(
@@ -58,23 +75,6 @@ public struct HitTester: Sendable {
         document: MeshDocument, options: TessellationOptions = TessellationOptions(), precision: HitPrecision = .triangles
     ) throws {
         try document.layer.validate()
-        if (options.steps ?? document.mesh.subdivisionSteps) == .automatic {
-            guard precision == .exact else {
-                let mesh = try Tessellator.tessellate(document, options: options, space: .points)
-                try self.init(mesh: mesh, geometry: document.geometry, grid: nil, surface: nil)
-                return
-            }
-            // Exact refinement walks a uniform grid: the one whose steps match the densest face
-            // the adaptive tessellation chose (only its report is kept).
-            let adaptive = try AdaptiveTessellator(mesh: document.mesh, options: options)
-                .tessellate(document.mesh, geometry: document.geometry, space: .points, tolerance: options.tolerance)
-            var uniform = options
-            uniform.steps = .fixed(adaptive.report.equivalentUniformSteps)
-            try self.init(
-                tessellator: Tessellator(mesh: document.mesh, options: uniform), mesh: document.mesh,
-                geometry: document.geometry, precision: precision)
-            return
-        }
         try self.init(
             tessellator: Tessellator(mesh: document.mesh, options: options), mesh: document.mesh,
             geometry: document.geometry, precision: precision)

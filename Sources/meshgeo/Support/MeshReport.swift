@@ -33,7 +33,12 @@ struct MeshReport {
                 ? (a.largestRate == 1 ? "1 segment" : "\(a.largestRate) segments") : "\(a.smallestRate) to \(a.largestRate) segments"
             lines.append(
                 "automatic steps: \(rates) along a face side (uniform steps \(a.equivalentUniformSteps) would match the densest face)"
-                    + (a.irregularFaces > 0 ? ", \(a.irregularFaces) faces at extraordinary vertices on dyadic grids" : ""))
+                    + (a.irregularFaces > 0 ? ", \(a.irregularFaces) faces at irregular vertices cut into pieces" : ""))
+            if a.isolatedVertices > 0 {
+                lines.append(
+                    "irregular vertices: \(a.isolatedVertices) isolated in up to \(a.deepestIsolation) levels, corner squares within a proven \(a.largestCornerBound) points"
+                )
+            }
             lines.append(
                 "tessellation: \(a.vertexCount) points, \(a.triangleCount) triangles, largest measured deviation \(a.worstDeviation) points"
             )

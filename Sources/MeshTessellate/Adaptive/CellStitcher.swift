@@ -1,48 +1,66 @@
 import SurfaceKit
 
-/// Triangulates one face of an adaptive tessellation: its interior grid by the diagonal policy,
-/// then, side by side, the ring between the grid's outermost points and the samples of its edge;
-/// and measures how far each triangle strays from the face's B-spline patch.
-struct FaceStitcher {
-    let face: Int
-    let surfaces: FaceSurfaces
+/// Triangulates one cell of an adaptive tessellation: its interior grid by the diagonal policy,
+/// then, side by side, the ring between the grid's outermost points and the samples of its side;
+/// and measures how far each triangle strays from the cell's B-spline patch. A corner square at an
+/// irregular vertex is a fan from that vertex, within its proven bound.
+struct CellStitcher {
+    let cell: Int
     let layout: AdaptiveLayout
     /// Points-space positions of every output vertex.
     let points: [Point3D]
     let policy: DiagonalPolicy
     let patch: RationalPatch?
+    let fanCorner: Int
+    let bound: Double
     let scale: SIMD3<Double>
     let output: SharedMutableBuffer<SIMD3<Int32>>
+    /// When kept: each triangle's corners' (u, v) in its face, three a triangle.
+    let parameters: SharedMutableBuffer<SIMD2<Double>>?
+    /// The cell's square in its face: cell (s, t) is face `origin + size·(s, t)`.
+    let origin: SIMD2<Double>
+    let size: Double
     var cursor: Int
-    /// The largest distance measured between a triangle and the patch (0 without a patch).
+    /// The largest distance measured between a triangle and the patch (the bound for a fan).
     var deviation = 0.0
 
-    /// An output vertex with its parameters in this face.
+    /// An output vertex with its parameters in this cell.
     struct Local {
         var id: Int32
         var uv: SIMD2<Double>
     }
 
-    mutating func run() {
-        let corners = surfaces.corners(ofFace: face)
-        let c = (0..<4).map { Local(id: layout.cornerIndex[Int(corners[$0])], uv: FaceSampler.corner($0)) }
-        let edges = surfaces.edges(ofFace: face)
-        /// The samples along side k, from corner k to corner k + 1.
-        func side(_ k: Int) -> [Local] {
-            let e = Int(edges[k]), n = layout.edgeRate[e]
-            let forward = corners[k] == surfaces.vertices(ofEdge: e).x
-            var chain = [c[k]]
-            chain.reserveCapacity(n + 1)
-            for t in 1..<max(n, 1) {
-                let index = layout.edgeBase[e] + (forward ? t : n - t) - 1
-                chain.append(Local(id: Int32(truncatingIfNeeded: index), uv: FaceSampler.side(k, Double(t) / Double(n))))
+    /// The samples along side k, from corner k to corner k + 1.
+    func side(_ k: Int) -> [Local] {
+        let corners = layout.cornerNodes[cell]
+        var chain = [Local(id: corners[k], uv: FaceSampler.corner(k))]
+        for piece in layout.pieces[layout.sideStart[4 * cell + k]..<layout.sideStart[4 * cell + k + 1]] {
+            let segment = layout.segments[Int(piece.segment)]
+            let forward = chain[chain.count - 1].id == segment.a
+            let r = segment.rate
+            for j in 1..<max(r, 1) {
+                let index = segment.base + (forward ? j : r - j) - 1
+                let fraction = piece.start + (piece.end - piece.start) * Double(j) / Double(r)
+                chain.append(Local(id: Int32(truncatingIfNeeded: index), uv: FaceSampler.side(k, fraction)))
             }
-            chain.append(c[(k + 1) % 4])
-            return chain
+            chain.append(Local(id: forward ? segment.b : segment.a, uv: FaceSampler.side(k, piece.end)))
         }
-        switch layout.kind[face] {
+        return chain
+    }
+
+    mutating func run() {
+        let corners = layout.cornerNodes[cell]
+        let c = (0..<4).map { Local(id: corners[$0], uv: FaceSampler.corner($0)) }
+        switch layout.kind[cell] {
+        case .fan:
+            let k = fanCorner
+            let chain = side((k + 1) % 4) + side((k + 2) % 4).dropFirst()
+            for i in 0..<(chain.count - 1) { triangle(c[k], chain[i], chain[i + 1]) }
+            deviation = bound
+            return
         case .single:
-            let center = policy.needsCenters ? Local(id: Int32(truncatingIfNeeded: layout.centerBase[face]), uv: SIMD2(0.5, 0.5)) : nil
+            let center =
+                policy.needsCenters ? Local(id: Int32(truncatingIfNeeded: layout.centerBase[cell]), uv: SIMD2(0.5, 0.5)) : nil
             quad(c[0], c[1], c[2], c[3], center: center)
             return
         case .rowStrip:
@@ -54,8 +72,8 @@ struct FaceStitcher {
         case .ring:
             break
         }
-        let nu = layout.nu[face], nv = layout.nv[face]
-        let base = layout.faceBase[face]
+        let nu = layout.nu[cell], nv = layout.nv[cell]
+        let base = layout.gridBase[cell]
         func inner(_ i: Int, _ j: Int) -> Local {
             Local(
                 id: Int32(truncatingIfNeeded: base + (j - 1) * (nu - 1) + i - 1), uv: SIMD2(Double(i) / Double(nu), Double(j) / Double(nv)))
@@ -66,7 +84,7 @@ struct FaceStitcher {
                     var center: Local?
                     if policy.needsCenters {
                         center = Local(
-                            id: Int32(truncatingIfNeeded: layout.centerBase[face] + (j - 1) * (nu - 2) + i - 1),
+                            id: Int32(truncatingIfNeeded: layout.centerBase[cell] + (j - 1) * (nu - 2) + i - 1),
                             uv: SIMD2((Double(i) + 0.5) / Double(nu), (Double(j) + 0.5) / Double(nv)))
                     }
                     quad(inner(i, j), inner(i + 1, j), inner(i + 1, j + 1), inner(i, j + 1), center: center)
@@ -133,6 +151,11 @@ struct FaceStitcher {
         let e1 = b.uv - a.uv, e2 = c.uv - a.uv
         if e1.x * e2.y - e1.y * e2.x < 0 { swap(&b, &c) }
         output.base[cursor] = SIMD3(a.id, b.id, c.id)
+        if let parameters {
+            parameters.base[3 * cursor] = origin + size * a.uv
+            parameters.base[3 * cursor + 1] = origin + size * b.uv
+            parameters.base[3 * cursor + 2] = origin + size * c.uv
+        }
         cursor += 1
         guard let patch else { return }
         let pa = points[Int(a.id)], pb = points[Int(b.id)], pc = points[Int(c.id)]
