@@ -95,7 +95,7 @@ extension FaceSurfaces {
                 }
             }
         }
-        var mesh = try LocalMesh(faces: faces.map { g in (0..<4).map { Int(level.faceVertices[4 * g + $0]) } }, values: control)
+        var mesh = try IsolationNeighbourhood(faces: faces.map { g in (0..<4).map { Int(level.faceVertices[4 * g + $0]) } }, values: control)
         guard var localA = mesh.localIndex[a] else {
             throw MeshError(.incompatible, path: "vertices", "vertex \(a) has no face")
         }
@@ -159,7 +159,7 @@ extension FaceSurfaces {
                 }
                 tracked[i].local = 4 * i + t.corner
             }
-            mesh = try LocalMesh(faces: childFaces, values: values)
+            mesh = try IsolationNeighbourhood(faces: childFaces, values: values)
             guard let next = mesh.localIndex[localA] else { break }
             localA = next
         }
@@ -306,7 +306,7 @@ extension FaceSurfaces {
 }
 
 /// A few faces cut out of a level with their homogeneous values, renumbered from 0.
-struct LocalMesh {
+struct IsolationNeighbourhood {
     var level: TopologyLevel
     var values: [SIMD8<Double>]
     /// The local index of each vertex of the source it came from.
