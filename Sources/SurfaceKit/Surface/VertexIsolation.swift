@@ -95,7 +95,8 @@ extension FaceSurfaces {
                 }
             }
         }
-        var mesh = try IsolationNeighbourhood(faces: faces.map { g in (0..<4).map { Int(level.faceVertices[4 * g + $0]) } }, values: control)
+        var mesh = try IsolationNeighbourhood(
+            faces: faces.map { g in (0..<4).map { Int(level.faceVertices[4 * g + $0]) } }, values: control)
         guard var localA = mesh.localIndex[a] else {
             throw MeshError(.incompatible, path: "vertices", "vertex \(a) has no face")
         }
