@@ -63,12 +63,15 @@ enum UsageErrors {
         var text = MeshGeo.message(for: error)
             .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             .joined(separator: " ")
+        // An `ExitCode` thrown by a `validate()` that has already written its own line arrives
+        // wrapped by the parser, with no message: exit with its code and write nothing more.
+        if text.isEmpty { Foundation.exit(code.rawValue) }
         // The parser's sentences end in a full stop; the pointer to the help follows instead.
         if text.hasSuffix(".") { text.removeLast() }
         // The pointer to the help only for bad usage; any other failure is reported as it is.
         let help = subcommand.map { "meshgeo \($0) --help" } ?? "meshgeo --help"
         let pointer = code.rawValue == Failure.Code.usage.rawValue ? " (see '\(help)')" : ""
-        StandardError.write("meshgeo: error: \(text.isEmpty ? "bad usage" : text)\(pointer)")
+        StandardError.write("meshgeo: error: \(text)\(pointer)")
         Foundation.exit(code.rawValue)
     }
 }

@@ -34,6 +34,28 @@ import Testing
         }
     }
 
+    /// A JS expression that shades every vector of Tests/Fixtures/shading-vectors.json with the
+    /// page's `MeshShading.phongReflectance` and returns the count and the largest difference from
+    /// the expected colour (with the vector's name).
+    static func shadingVectorsExpression() throws -> String {
+        let file = Processes.packageRoot.appendingPathComponent("Tests/Fixtures/shading-vectors.json")
+        let json = try String(contentsOf: file, encoding: .utf8)
+        return """
+            (() => { const data = \(json);
+              let worst = 0, name = "";
+              for (const v of data.vectors) {
+                const material = Object.assign({}, MeshShading.materialDefaults, v.material || {});
+                const r = MeshShading.phongReflectance(v.lights, material, v.eye, v.point, v.normal);
+                for (let k = 0; k < 3; k++) {
+                  const c = Math.min(1, Math.max(0, v.content[k] * r.scale[k] + r.highlight[k]));
+                  const d = Math.abs(c - v.expected[k]);
+                  if (!(d <= worst)) { worst = d; name = v.name; }
+                }
+              }
+              return {count: data.vectors.length, worst, name}; })()
+            """
+    }
+
     @Test(.timeLimit(.minutes(5))) func pageDrawsEditsAndHitTests() throws {
         #expect(FileManager.default.isExecutableFile(atPath: PageTests.chromium), "Chromium is missing: run scripts/setup.sh")
         let folder = Processes.packageRoot.appendingPathComponent(".build/serve-screenshots")
@@ -64,6 +86,7 @@ import Testing
             PageTests.step("displayed", "JSON.stringify(meshgeo.displayed())"),
             PageTests.step("hit", "meshgeo.hit(130, 100).then(JSON.stringify)"),
             PageTests.step("shade", "meshgeo.shade([1, 1, 1, 1], [120, 90, 0], [0, 0, 1])"),
+            PageTests.step("vectors", try PageTests.shadingVectorsExpression()),
             PageTests.step("stats", "meshgeo.stats()"),
             PageTests.step("error", "meshgeo.lastError()"),
             ["screenshot": "03-tilted-hit.png"],
@@ -144,6 +167,13 @@ import Testing
         let shade = (results["shade"] as? [Any] ?? []).compactMap { ($0 as? NSNumber)?.doubleValue }
         #expect(shade.count == 4)
         for k in 0..<3 where k < shade.count { #expect(abs(shade[k] - 0.5) < 1e-12) }
+
+        // The page's Phong lighting (the formula its fragment shader mirrors) against the vectors
+        // an independent implementation computed, which the library's shading is tested on too.
+        let vectors = try #require(results["vectors"] as? [String: Any], "\(String(describing: results["vectors"]))")
+        #expect((vectors["count"] as? Int ?? 0) >= 40)
+        let worst = (vectors["worst"] as? NSNumber)?.doubleValue ?? .infinity
+        #expect(worst <= 1e-9, "largest difference \(worst) at '\(vectors["name"] ?? "")'")
 
         let stats = try #require(results["stats"] as? [String: Any])
         // 16 faces at steps 2: 16 × 4² quads, two triangles each.

@@ -46,14 +46,14 @@ struct TessellationRequest {
     }
 }
 
-extension PainterSort {
+extension PainterSorter.Mode {
     /// The sort named in a request: `none`, `depth`, or `exact` (also `bsp`, as the command line).
-    static func named(_ body: RequestBody) throws(APIError) -> PainterSort {
+    static func named(_ body: RequestBody) throws(APIError) -> PainterSorter.Mode {
         guard let name = try body.string("sort") else { return .none }
         switch name {
-        case "none": return PainterSort.none
+        case "none": return PainterSorter.Mode.none
         case "depth": return .depth
-        case "exact", "bsp": return .bsp
+        case "exact", "bsp": return .exact
         default: throw APIError(.badRequest, path: "sort", "'\(name)' is not one of none, depth, exact")
         }
     }

@@ -60,7 +60,7 @@ struct APIRoutes: Sendable {
     func tessellate(_ body: RequestBody) throws -> Response {
         let request = try TessellationRequest(body, budget: service.triangleBudget)
         let space = try body.choice("space", CoordinateSpace.self) ?? .unit
-        let sort = try PainterSort.named(body)
+        let sort = try PainterSorter.Mode.named(body)
         let binary: Bool
         switch try body.string("format") ?? "json" {
         case "json": binary = false
@@ -95,14 +95,14 @@ struct APIRoutes: Sendable {
             guard (0...1).contains(opacity) else { throw APIError(.badRequest, path: "opacity", "'opacity' must be from 0 to 1") }
             options.opacity = opacity
         }
-        if body.raw("sort") != nil { options.sort = try PainterSort.named(body) }
+        if body.raw("sort") != nil { options.sort = try PainterSorter.Mode.named(body) }
         return APIRoutes.bytes(try service.png(request.document, options: options), type: "image/png")
     }
 
     /// `{mesh, steps, diagonal, format: obj|glb}` → the file `meshgeo tessellate` writes.
     func export(_ body: RequestBody) throws -> Response {
         let request = try TessellationRequest(body, budget: service.triangleBudget)
-        let sort = try PainterSort.named(body)
+        let sort = try PainterSorter.Mode.named(body)
         switch try body.string("format") ?? "obj" {
         case "obj":
             let mesh = try service.tessellate(request.document, options: request.options, space: .unit, sort: sort)

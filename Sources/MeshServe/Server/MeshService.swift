@@ -30,7 +30,7 @@ public final class MeshService: Sendable {
     /// reuse the cached plan of the mesh's topology; automatic steps depend on the positions, so
     /// they are chosen afresh each time (as `Tessellator.tessellate(_:options:space:)` does).
     public func tessellate(
-        _ document: MeshDocument, options: TessellationOptions, space: CoordinateSpace, sort: PainterSort
+        _ document: MeshDocument, options: TessellationOptions, space: CoordinateSpace, sort: PainterSorter.Mode
     ) throws -> TriangleMesh {
         try document.layer.validate()
         let points: TriangleMesh

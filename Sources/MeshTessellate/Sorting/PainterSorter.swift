@@ -1,7 +1,7 @@
 import SurfaceKit
 
-/// Orders a tessellation for drawing back to front in screen space (design §7): the painter's
-/// sort that semi-transparent layers need.
+/// Orders a tessellation for drawing back to front in screen space: the painter's sort that
+/// semi-transparent layers need (Docs/painters-sort.md).
 public enum PainterSorter {}
 
 public extension PainterSorter {
