@@ -81,9 +81,9 @@ enum CentroidDepthSort {
         if counted.bad > 0 { return .indexOutOfRange }
         if counted.nan > 0 { return .nanKey }
 
-        let buckets = bucketStarts(histograms: counted.histograms, parts: parts)
-        var cursors = buckets.cursors
-        scatterAll(keys: UnsafeBufferPointer(keys), cursors: &cursors, into: items, lo: lo, scale: scale, parts: parts)
+        // A `var`, so the scatter moves the cursors in place (a copy of them would be a fresh array).
+        var buckets = bucketStarts(histograms: counted.histograms, parts: parts)
+        scatterAll(keys: UnsafeBufferPointer(keys), cursors: &buckets.cursors, into: items, lo: lo, scale: scale, parts: parts)
         let order = sortedBuckets(items, start: buckets.start, parts: parts)
         withExtendedLifetime((keysScratch, itemsScratch)) {}
         return .sorted(order)
