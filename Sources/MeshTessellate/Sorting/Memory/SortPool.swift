@@ -26,111 +26,24 @@ extension SortPool {
     /// does (same cut vertices in the same order), so `.none` and `.depth` agree with it vertex for
     /// vertex.
     init(clipping mesh: TriangleMesh, geometry: LayerGeometry) throws {
-        // A mesh built by hand may name vertices it does not have; every later read trusts them.
-        guard mesh.from.count == mesh.vertexCount, mesh.normals.count == mesh.vertexCount else {
-            throw MeshError(
-                .incompatible, path: "from",
-                "the mesh has \(mesh.vertexCount) positions, \(mesh.from.count) from points and \(mesh.normals.count) normals")
-        }
-        guard mesh.sourceFaces.count == mesh.triangleCount else {
-            throw MeshError(
-                .incompatible, path: "sourceFaces",
-                "the mesh has \(mesh.triangleCount) triangles but \(mesh.sourceFaces.count) source faces")
-        }
-        let vertexCount = Int32(clamping: mesh.vertexCount)
-        if let bad = mesh.triangles.firstIndex(where: { t in
-            t.x < 0 || t.y < 0 || t.z < 0 || t.x >= vertexCount || t.y >= vertexCount || t.z >= vertexCount
-        }) {
-            throw MeshError(
-                .indexOutOfRange, path: "triangles[\(bad)]", "names a vertex the mesh does not have (it has \(mesh.vertexCount))")
-        }
+        try Self.checkIndices(of: mesh)
         self.geometry = geometry
-        let eps = LayerGeometry.clipW
-        let anchor = geometry.anchorInPoints
         originalVertexCount = mesh.vertexCount
         points = mesh.positions
         from = mesh.from
         normals = mesh.normals
-        // Projection of every vertex, on all cores (each part writes only its own slots and says
-        // whether any of its vertices is at or behind the eye).
-        let count = mesh.vertexCount
-        let parts = Swift.max(1, Swift.min(ProcessInfoCores.count, SortParallelism.parts, count / SortParallelism.minimumPart))
-        var behind = [Bool](repeating: false, count: parts)
-        // Written in full below; huge pages, since a fresh 4 KiB page costs about 2 µs to fault in.
-        var screen = [Point3D](unsafeUninitializedCapacity: count) { buffer, initialized in
-            adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
-            initialized = count
-        }
-        mesh.positions.withUnsafeBufferPointer { positions in
-            screen.withUnsafeMutableBufferPointer { s in
-                behind.withUnsafeMutableBufferPointer { flags in
-                    guard let sb = s.baseAddress, let fb = flags.baseAddress else { return }
-                    let so = SharedMutableBuffer(base: sb), fo = SharedMutableBuffer(base: fb)
-                    parallelChunks(parts, minimumChunk: 1) { chunk in
-                        for part in chunk {
-                            var clipped = false
-                            for i in (count * part / parts)..<(count * (part + 1) / parts) {
-                                let h = geometry.clipCoordinates(ofPoints: positions[i])
-                                let inFront = h.w > eps
-                                so.base[i] = inFront ? SIMD3(h.x, h.y, h.z) / h.w + anchor : .zero
-                                clipped = clipped || !inFront
-                            }
-                            fo.base[part] = clipped
-                        }
-                    }
-                }
-            }
-        }
+        let (screen, anyBehind) = Self.projected(mesh.positions, geometry: geometry)
         self.screen = screen
         addedW = []
         triangles = []
         sourceFaces = []
         // The common case, every vertex in front of the eye: the triangles are kept as they are.
-        guard behind.contains(true) else {
+        guard anyBehind else {
             triangles = mesh.triangles
             sourceFaces = mesh.sourceFaces
             return
         }
-        // The same w the projection saw (the same function of the same point).
-        let w = mesh.positions.map { geometry.clipCoordinates(ofPoints: $0).w }
-        triangles.reserveCapacity(mesh.triangleCount)
-        sourceFaces.reserveCapacity(mesh.triangleCount)
-
-        var cutVertex: [UInt64: Int32] = [:]
-        for (t, tri) in mesh.triangles.enumerated() {
-            let inside = (w[Int(tri.x)] > eps, w[Int(tri.y)] > eps, w[Int(tri.z)] > eps)
-            // The common case, wholly in front of the eye, allocates nothing.
-            if inside.0, inside.1, inside.2 {
-                triangles.append(tri)
-                sourceFaces.append(mesh.sourceFaces[t])
-                continue
-            }
-            if !inside.0, !inside.1, !inside.2 { continue }
-            let flags = [inside.0, inside.1, inside.2]
-            var polygon: [Int32] = []
-            for k in 0..<3 {
-                let a = tri[k], b = tri[(k + 1) % 3]
-                if flags[k] { polygon.append(a) }
-                if flags[k] != flags[(k + 1) % 3] {
-                    // Keyed by the ordered pair so both triangles of an edge share the cut.
-                    let (lo, hi) = (min(a, b), max(a, b))
-                    let key = UInt64(UInt32(lo)) << 32 | UInt64(UInt32(hi))
-                    if let v = cutVertex[key] {
-                        polygon.append(v)
-                    } else {
-                        // w is affine in points space, so this t lands on w = clipW exactly.
-                        let t = (eps - w[Int(lo)]) / (w[Int(hi)] - w[Int(lo)])
-                        let v = try interpolatedVertex(lo, hi, t: t)
-                        cutVertex[key] = v
-                        polygon.append(v)
-                    }
-                }
-            }
-            for k in 1..<(polygon.count - 1) {
-                triangles.append(SIMD3(polygon[0], polygon[k], polygon[k + 1]))
-                sourceFaces.append(mesh.sourceFaces[t])
-            }
-        }
+        try clipTriangles(of: mesh)
     }
 
     /// A new vertex at points-space parameter `t` on the segment a → b.
@@ -218,5 +131,113 @@ extension SortPool {
         return TriangleMesh(
             space: space, positions: positions, from: from, normals: outNormals, triangles: gather(tris),
             sourceFaces: gather(faces))
+    }
+}
+
+private extension SortPool {
+    /// Throws unless `mesh`'s per-vertex and per-triangle arrays agree and every triangle names a
+    /// vertex the mesh has: a mesh built by hand may not, and every later read trusts them.
+    static func checkIndices(of mesh: TriangleMesh) throws {
+        guard mesh.from.count == mesh.vertexCount, mesh.normals.count == mesh.vertexCount else {
+            throw MeshError(
+                .incompatible, path: "from",
+                "the mesh has \(mesh.vertexCount) positions, \(mesh.from.count) from points and \(mesh.normals.count) normals")
+        }
+        guard mesh.sourceFaces.count == mesh.triangleCount else {
+            throw MeshError(
+                .incompatible, path: "sourceFaces",
+                "the mesh has \(mesh.triangleCount) triangles but \(mesh.sourceFaces.count) source faces")
+        }
+        let vertexCount = Int32(clamping: mesh.vertexCount)
+        if let bad = mesh.triangles.firstIndex(where: { t in
+            t.x < 0 || t.y < 0 || t.z < 0 || t.x >= vertexCount || t.y >= vertexCount || t.z >= vertexCount
+        }) {
+            throw MeshError(
+                .indexOutOfRange, path: "triangles[\(bad)]", "names a vertex the mesh does not have (it has \(mesh.vertexCount))")
+        }
+    }
+
+    /// The screen image of every position (`.zero` at or behind the eye), and whether any is at
+    /// or behind it. On all cores: each part writes only its own slots and says whether any of its
+    /// vertices is at or behind the eye.
+    static func projected(_ positions: [Point3D], geometry: LayerGeometry) -> (screen: [Point3D], anyBehind: Bool) {
+        let eps = LayerGeometry.clipW
+        let anchor = geometry.anchorInPoints
+        let count = positions.count
+        let parts = Swift.max(1, Swift.min(ProcessInfoCores.count, SortParallelism.parts, count / SortParallelism.minimumPart))
+        var behind = [Bool](repeating: false, count: parts)
+        // Written in full below; huge pages, since a fresh 4 KiB page costs about 2 µs to fault in.
+        var screen = [Point3D](unsafeUninitializedCapacity: count) { buffer, initialized in
+            adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
+            initialized = count
+        }
+        positions.withUnsafeBufferPointer { positions in
+            screen.withUnsafeMutableBufferPointer { s in
+                behind.withUnsafeMutableBufferPointer { flags in
+                    guard let sb = s.baseAddress, let fb = flags.baseAddress else { return }
+                    let so = SharedMutableBuffer(base: sb), fo = SharedMutableBuffer(base: fb)
+                    parallelChunks(parts, minimumChunk: 1) { chunk in
+                        for part in chunk {
+                            var clipped = false
+                            for i in (count * part / parts)..<(count * (part + 1) / parts) {
+                                let h = geometry.clipCoordinates(ofPoints: positions[i])
+                                let inFront = h.w > eps
+                                so.base[i] = inFront ? SIMD3(h.x, h.y, h.z) / h.w + anchor : .zero
+                                clipped = clipped || !inFront
+                            }
+                            fo.base[part] = clipped
+                        }
+                    }
+                }
+            }
+        }
+        return (screen, behind.contains(true))
+    }
+
+    /// Appends `mesh`'s triangles clipped at w ≤ clipW: those wholly in front as they are, those
+    /// wholly behind dropped, the others cut into a fan of the polygon in front, with one new vertex
+    /// per cut edge shared by both triangles of that edge.
+    mutating func clipTriangles(of mesh: TriangleMesh) throws {
+        let eps = LayerGeometry.clipW
+        // The same w the projection saw (the same function of the same point).
+        let w = mesh.positions.map { geometry.clipCoordinates(ofPoints: $0).w }
+        triangles.reserveCapacity(mesh.triangleCount)
+        sourceFaces.reserveCapacity(mesh.triangleCount)
+
+        var cutVertex: [UInt64: Int32] = [:]
+        for (t, tri) in mesh.triangles.enumerated() {
+            let inside = (w[Int(tri.x)] > eps, w[Int(tri.y)] > eps, w[Int(tri.z)] > eps)
+            // The common case, wholly in front of the eye, allocates nothing.
+            if inside.0, inside.1, inside.2 {
+                triangles.append(tri)
+                sourceFaces.append(mesh.sourceFaces[t])
+                continue
+            }
+            if !inside.0, !inside.1, !inside.2 { continue }
+            let flags = [inside.0, inside.1, inside.2]
+            var polygon: [Int32] = []
+            for k in 0..<3 {
+                let a = tri[k], b = tri[(k + 1) % 3]
+                if flags[k] { polygon.append(a) }
+                if flags[k] != flags[(k + 1) % 3] {
+                    // Keyed by the ordered pair so both triangles of an edge share the cut.
+                    let (lo, hi) = (min(a, b), max(a, b))
+                    let key = UInt64(UInt32(lo)) << 32 | UInt64(UInt32(hi))
+                    if let v = cutVertex[key] {
+                        polygon.append(v)
+                    } else {
+                        // w is affine in points space, so this t lands on w = clipW exactly.
+                        let t = (eps - w[Int(lo)]) / (w[Int(hi)] - w[Int(lo)])
+                        let v = try interpolatedVertex(lo, hi, t: t)
+                        cutVertex[key] = v
+                        polygon.append(v)
+                    }
+                }
+            }
+            for k in 1..<(polygon.count - 1) {
+                triangles.append(SIMD3(polygon[0], polygon[k], polygon[k + 1]))
+                sourceFaces.append(mesh.sourceFaces[t])
+            }
+        }
     }
 }

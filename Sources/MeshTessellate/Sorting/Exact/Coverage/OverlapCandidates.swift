@@ -75,56 +75,30 @@ enum OverlapCandidates {
 
         guard let (grid, bins, lo, hi) = residualGrid(residual, screen: screen, triangleCount: n) else { return nil }
         let nx = grid.columns, ny = grid.rows
-        // The cells' winding numbers, each vertex's cell, each triangle's answer and a bit per cell
-        // (below), in one fresh mapping (zero pages, huge ones; see `SortScratch`): as separate arrays they were 6 MB of
-        // 4 KiB pages on W3, each faulted in on its own.
-        var layout = SortScratch.Layout()
-        let windingAt = layout.reserve(Int32.self, count: nx * ny)
-        let cellsAt = layout.reserve(SIMD2<Int16>.self, count: vertexCount)
-        let flagsAt = layout.reserve(UInt8.self, count: n)
-        // A bit per cell, rows rounded up to whole bytes, 8 bytes of slack for unaligned reads.
-        let rowBytes = (nx + 7) / 8
-        let attentionAt = layout.reserve(UInt8.self, count: rowBytes * ny + 8)
-        // The same for the cells that a segment's box meets alone.
-        let segmentBitsAt = layout.reserve(UInt8.self, count: rowBytes * ny + 8)
-        // A bit per vertex: the ends of R's segments.
-        let residualVerticesAt = layout.reserve(UInt8.self, count: (vertexCount + 7) / 8)
-        let scratch = SortScratch(bytes: layout.bytes, zeroed: true)
-        defer { withExtendedLifetime(scratch) {} }
-
-        let winding = scratch.buffer(of: Int32.self, count: nx * ny, at: windingAt)
+        let tables = CoverageTables(columns: nx, rows: ny, vertexCount: vertexCount, triangleCount: n)
+        defer { withExtendedLifetime(tables.scratch) {} }
+        let rowBytes = tables.rowBytes
+        let winding = tables.winding
         addCrossings(of: residual, screen: screen, grid: grid, into: winding)
-        let attention = scratch.buffer(of: UInt8.self, count: rowBytes * ny + 8, at: attentionAt)
-        let segmentBits = scratch.buffer(of: UInt8.self, count: rowBytes * ny + 8, at: segmentBitsAt)
         bins.start.withUnsafeBufferPointer { start in
-            markCells(grid: grid, start: start, winding: winding, attention: attention, segmentBits: segmentBits, rowBytes: rowBytes)
+            markCells(
+                grid: grid, start: start, winding: winding, attention: tables.attention, segmentBits: tables.segmentBits,
+                rowBytes: rowBytes)
         }
-        let attentionBits = UnsafeRawPointer(scratch.base + attentionAt)
-        let segmentCellBits = UnsafeRawPointer(scratch.base + segmentBitsAt)
-        let residualBits = scratch.buffer(of: UInt8.self, count: (vertexCount + 7) / 8, at: residualVerticesAt)
-        for s in residual {
-            residualBits[Int(s.a) >> 3] |= 1 << UInt8(s.a & 7)
-            residualBits[Int(s.b) >> 3] |= 1 << UInt8(s.b & 7)
-        }
-        let residualVertices = UnsafeBufferPointer(residualBits)
-
-        // R's segments with their end points and first column, for the tests below (in cache).
-        let segments = residual.map { s in
-            let p = screen[Int(s.a)], q = screen[Int(s.b)]
-            return Segment(
-                p: SIMD2(p.x, p.y), q: SIMD2(q.x, q.y), a: s.a, b: s.b, weight: s.weight,
-                firstColumn: Int32(grid.column(min(p.x, q.x))), lastColumn: Int32(grid.column(max(p.x, q.x))))
-        }
+        let (attentionBits, segmentCellBits) = (tables.attentionBits, tables.segmentCellBits)
+        markEnds(of: residual, in: tables.residualBits)
+        let residualVertices = UnsafeBufferPointer(tables.residualBits)
+        let segments = residualSegments(residual, screen: screen, grid: grid)
         // Orientations within this of zero count as touching: the test only has to be conservative.
         // Constants for the loop on all cores (a captured `var` would be checked at every read).
         let (low, high) = (lo, hi)
         let size = scale ?? max(high.x - low.x, high.y - low.y)
         let touch = 1e-12 * size * size
         // Each vertex's cell (column, row): most triangles need only their corners' cells.
-        let vertexCells = scratch.buffer(of: SIMD2<Int16>.self, count: vertexCount, at: cellsAt)
+        let vertexCells = tables.vertexCells
         fillCells(of: screen, grid: grid, into: vertexCells)
         let cells = UnsafeBufferPointer(vertexCells)
-        let flags = scratch.buffer(of: UInt8.self, count: n, at: flagsAt)
+        let flags = tables.flags
         bins.start.withUnsafeBufferPointer { start in
             bins.members.withUnsafeBufferPointer { members in
                 bins.columns.withUnsafeBufferPointer { memberColumns in
@@ -140,12 +114,84 @@ enum OverlapCandidates {
             }
         }
         for t in 0..<n where flags[t] != 0 { active.append(Int32(t)) }
+        return Candidates(triangles: active, residualVertices: residualEnds(residual))
+    }
+}
+
+extension OverlapCandidates {
+    /// The tables of the coverage pass: the cells' winding numbers, each vertex's cell, each
+    /// triangle's answer and bits per cell and per vertex, in one fresh mapping (zero pages, huge
+    /// ones; see `SortScratch`): as separate arrays they were 6 MB of 4 KiB pages on W3, each faulted
+    /// in on its own. The buffers live as long as `scratch`.
+    struct CoverageTables {
+        let scratch: SortScratch
+        /// Bytes per grid row in the bit tables: a bit per cell, rows rounded up to whole bytes.
+        let rowBytes: Int
+        let winding: UnsafeMutableBufferPointer<Int32>
+        /// Each vertex's cell (column, row).
+        let vertexCells: UnsafeMutableBufferPointer<SIMD2<Int16>>
+        /// Each triangle's answer.
+        let flags: UnsafeMutableBufferPointer<UInt8>
+        /// A bit per cell that needs attention, with 8 bytes of slack for unaligned reads.
+        let attention: UnsafeMutableBufferPointer<UInt8>
+        /// The same for the cells that a segment's box meets alone.
+        let segmentBits: UnsafeMutableBufferPointer<UInt8>
+        /// A bit per vertex: the ends of R's segments.
+        let residualBits: UnsafeMutableBufferPointer<UInt8>
+        /// `attention` and `segmentBits` as raw memory, for the scan's unaligned word reads.
+        let attentionBits: UnsafeRawPointer
+        let segmentCellBits: UnsafeRawPointer
+
+        init(columns nx: Int, rows ny: Int, vertexCount: Int, triangleCount n: Int) {
+            var layout = SortScratch.Layout()
+            let windingAt = layout.reserve(Int32.self, count: nx * ny)
+            let cellsAt = layout.reserve(SIMD2<Int16>.self, count: vertexCount)
+            let flagsAt = layout.reserve(UInt8.self, count: n)
+            rowBytes = (nx + 7) / 8
+            let attentionAt = layout.reserve(UInt8.self, count: rowBytes * ny + 8)
+            let segmentBitsAt = layout.reserve(UInt8.self, count: rowBytes * ny + 8)
+            let residualVerticesAt = layout.reserve(UInt8.self, count: (vertexCount + 7) / 8)
+            scratch = SortScratch(bytes: layout.bytes, zeroed: true)
+            winding = scratch.buffer(of: Int32.self, count: nx * ny, at: windingAt)
+            vertexCells = scratch.buffer(of: SIMD2<Int16>.self, count: vertexCount, at: cellsAt)
+            flags = scratch.buffer(of: UInt8.self, count: n, at: flagsAt)
+            attention = scratch.buffer(of: UInt8.self, count: rowBytes * ny + 8, at: attentionAt)
+            segmentBits = scratch.buffer(of: UInt8.self, count: rowBytes * ny + 8, at: segmentBitsAt)
+            residualBits = scratch.buffer(of: UInt8.self, count: (vertexCount + 7) / 8, at: residualVerticesAt)
+            attentionBits = UnsafeRawPointer(scratch.base + attentionAt)
+            segmentCellBits = UnsafeRawPointer(scratch.base + segmentBitsAt)
+        }
+    }
+
+    /// Sets the bit of both ends of every segment of R in `bits` (a bit per vertex).
+    static func markEnds(of residual: [(a: Int32, b: Int32, weight: Int32)], in bits: UnsafeMutableBufferPointer<UInt8>) {
+        for s in residual {
+            bits[Int(s.a) >> 3] |= 1 << UInt8(s.a & 7)
+            bits[Int(s.b) >> 3] |= 1 << UInt8(s.b & 7)
+        }
+    }
+
+    /// R's segments with their end points and first and last column, for the coverage tests (in
+    /// cache).
+    static func residualSegments(
+        _ residual: [(a: Int32, b: Int32, weight: Int32)], screen: UnsafeBufferPointer<Point3D>, grid: ScreenGrid
+    ) -> [Segment] {
+        residual.map { s in
+            let p = screen[Int(s.a)], q = screen[Int(s.b)]
+            return Segment(
+                p: SIMD2(p.x, p.y), q: SIMD2(q.x, q.y), a: s.a, b: s.b, weight: s.weight,
+                firstColumn: Int32(grid.column(min(p.x, q.x))), lastColumn: Int32(grid.column(max(p.x, q.x))))
+        }
+    }
+
+    /// The ends of R's segments, each as often as it ends one.
+    static func residualEnds(_ residual: [(a: Int32, b: Int32, weight: Int32)]) -> [Int32] {
         var ends: [Int32] = []
         ends.reserveCapacity(2 * residual.count)
         for s in residual {
             ends.append(s.a)
             ends.append(s.b)
         }
-        return Candidates(triangles: active, residualVertices: ends)
+        return ends
     }
 }

@@ -91,108 +91,147 @@ extension DepthRankedOrder {
         screen s: UnsafeBufferPointer<Point3D>, limit: Int, lookLimit: Int,
         failed: borrowing Atomic<Bool>, totals: SweepTotals
     ) -> BandOutcome {
-        var outcome = BandOutcome()
-        // The pairs looked at already added to the total.
-        var lookedAdded = 0
-        guard let screenBase = s.baseAddress else { return outcome }
+        guard let screenBase = s.baseAddress else { return BandOutcome() }
         // The pairs that the copies do not settle are tested in batches (entry numbers), in the
         // sweep's order: their corners are scattered reads, which a batch can ask for a few pairs
         // ahead.
         var batch = [SIMD2<Int32>](repeating: .zero, count: pairBatch)
         return batch.withUnsafeMutableBufferPointer { batch in
-            var batchCount = 0
-            /// Tests the batch's pairs in order; false when the general path must decide.
-            func drain() -> Bool {
-                defer { batchCount = 0 }
-                let overlapsBefore = outcome.overlaps.count
-                for k in 0..<batchCount {
-                    if k + prefetchDistance < batchCount {
-                        let ahead = entries[Int(batch[k + prefetchDistance].x)].corners,
-                            other = entries[Int(batch[k + prefetchDistance].y)].corners
-                        shims_prefetch(screenBase + Int(ahead.x))
-                        shims_prefetch(screenBase + Int(ahead.y))
-                        shims_prefetch(screenBase + Int(ahead.z))
-                        shims_prefetch(screenBase + Int(other.x))
-                        shims_prefetch(screenBase + Int(other.y))
-                        shims_prefetch(screenBase + Int(other.z))
-                    }
-                    let ei = entries[Int(batch[k].x)], ej = entries[Int(batch[k].y)]
-                    let ti = ei.triangle, tj = ej.triangle
-                    // p ranks below q. When no corner of p is above any corner of q (exact corner
-                    // depths; depth is linear over each triangle), p is behind q or level wherever
-                    // they overlap, so the rank order is right for them (neighbours at a corner on
-                    // a slope, whose shared corner is p's highest and q's lowest, were settled
-                    // from the copies already).
-                    if min(s[Int(tj.x)].z, s[Int(tj.y)].z, s[Int(tj.z)].z) >= max(s[Int(ti.x)].z, s[Int(ti.y)].z, s[Int(ti.z)].z) {
-                        continue
-                    }
-                    let si = ei.slot, sj = ej.slot
-                    let signs: (Double, Double) = (ei.negative ? -1 : 1, ej.negative ? -1 : 1)
-                    let relation = PairOcclusion.relation(ti, tj, s, signs: signs)
-                    if relation == .apart { continue }
-                    if relation == .crossing { return false }
-                    if let (back, front) = relation.backAndFront(si, sj) {
-                        outcome.back.append(back)
-                        outcome.front.append(front)
-                    }
-                    outcome.overlaps.append(SIMD2(si, sj))
-                    if outcome.overlaps.count > limit { return false }
-                }
-                let added = outcome.overlaps.count - overlapsBefore
-                return added == 0 || totals.overlaps.wrappingAdd(added, ordering: .relaxed).newValue <= limit
-            }
+            var band = BandSweep(
+                columns: nx, start: start, entries: entries, screen: s, screenBase: screenBase, limit: limit,
+                lookLimit: lookLimit, totals: totals, batch: batch)
             for cy in rows {
                 // Another band has failed: the caller takes the general path whatever this finds.
                 if failed.load(ordering: .relaxed) { break }
-                for cx in 0..<nx {
-                    let cell = cy * nx + cx
-                    let end = Int(start[cell + 1])
-                    for p in Int(start[cell])..<end {
-                        let ei = entries[p]
-                        let bi = ei.box, top = ei.depth.y
-                        var q = p + 1
-                        // The pairs looked at, bounded: many nearly level, folded triangles in one
-                        // cell would make this quadratic, so past a few dozen per entry the general
-                        // path (with its own bounds) decides instead.
-                        if outcome.looked > lookLimit {
-                            outcome.valid = false
-                            return outcome
-                        }
-                        if outcome.looked - lookedAdded >= lookedReportInterval {
-                            let total = totals.looked.wrappingAdd(outcome.looked - lookedAdded, ordering: .relaxed).newValue
-                            lookedAdded = outcome.looked
-                            if total > lookLimit {
-                                outcome.valid = false
-                                return outcome
-                            }
-                        }
-                        // By rank, so by least depth: past zmax(p) every later one is behind nothing of p.
-                        while q < end, entries[q].depth.x <= top {
-                            defer { q += 1 }
-                            outcome.looked &+= 1
-                            let ej = entries[q]
-                            let bj = ej.box
-                            guard bi.z > bj.x, bj.z > bi.x, bi.w > bj.y, bj.w > bi.y else { continue }
-                            guard Int(max(ei.first.x, ej.first.x)) == cx, Int(max(ei.first.y, ej.first.y)) == cy else { continue }
-                            // Settled from the copies alone (most pairs on W3): neighbours touching
-                            // in depth at a corner, the lower one's top the other's bottom (as the
-                            // depth filter below finds); neighbours at a corner around which the
-                            // triangles wind once (apart, see `simpleCorners`); and neighbours on
-                            // the two sides of their edge (`PairOcclusion.relation` says apart too).
-                            if ei.topIsBottom(of: ej) || ei.sharesSimpleCorner(with: ej) { continue }
-                            if ei.acrossAnEdge(from: ej) { continue }
-                            batch[batchCount] = SIMD2(Int32(truncatingIfNeeded: p), Int32(truncatingIfNeeded: q))
-                            batchCount += 1
-                            if batchCount == batch.count, !drain() {
-                                outcome.valid = false
-                                return outcome
-                            }
-                        }
-                    }
+                for cx in 0..<nx where !band.sweepCell(cx, cy) {
+                    band.outcome.valid = false
+                    return band.outcome
                 }
             }
-            outcome.valid = drain()
-            return outcome
+            band.outcome.valid = band.drain()
+            return band.outcome
+        }
+    }
+
+    /// The state of one band's sweep: what it found so far, and the batch of pairs waiting for the
+    /// exact test.
+    struct BandSweep {
+        let columns: Int
+        let start: UnsafeBufferPointer<Int32>
+        let entries: UnsafeBufferPointer<Entry>
+        let screen: UnsafeBufferPointer<Point3D>
+        let screenBase: UnsafePointer<Point3D>
+        let limit: Int
+        let lookLimit: Int
+        let totals: SweepTotals
+        /// Pairs (entry numbers) the copies do not settle, `batchCount` of them waiting.
+        let batch: UnsafeMutableBufferPointer<SIMD2<Int32>>
+        var batchCount = 0
+        var outcome = BandOutcome()
+        /// The pairs looked at already added to the total.
+        var lookedAdded = 0
+
+        init(
+            columns: Int, start: UnsafeBufferPointer<Int32>, entries: UnsafeBufferPointer<Entry>, screen: UnsafeBufferPointer<Point3D>,
+            screenBase: UnsafePointer<Point3D>, limit: Int, lookLimit: Int, totals: SweepTotals,
+            batch: UnsafeMutableBufferPointer<SIMD2<Int32>>
+        ) {
+            (self.columns, self.start, self.entries, self.screen, self.screenBase) = (columns, start, entries, screen, screenBase)
+            (self.limit, self.lookLimit, self.totals, self.batch) = (limit, lookLimit, totals, batch)
+        }
+
+        /// Looks at the pairs that start in cell (`cx`, `cy`), queueing those the copies do not
+        /// settle (testing the queue when it is full); false when the band must stop.
+        @inline(__always)
+        mutating func sweepCell(_ cx: Int, _ cy: Int) -> Bool {
+            let cell = cy * columns + cx
+            let end = Int(start[cell + 1])
+            for p in Int(start[cell])..<end {
+                let ei = entries[p]
+                let bi = ei.box, top = ei.depth.y
+                var q = p + 1
+                guard withinLookLimits() else { return false }
+                // By rank, so by least depth: past zmax(p) every later one is behind nothing of p.
+                while q < end, entries[q].depth.x <= top {
+                    defer { q += 1 }
+                    outcome.looked &+= 1
+                    let ej = entries[q]
+                    let bj = ej.box
+                    guard bi.z > bj.x, bj.z > bi.x, bi.w > bj.y, bj.w > bi.y else { continue }
+                    guard Int(max(ei.first.x, ej.first.x)) == cx, Int(max(ei.first.y, ej.first.y)) == cy else { continue }
+                    // Settled from the copies alone (most pairs on W3): neighbours touching
+                    // in depth at a corner, the lower one's top the other's bottom (as the
+                    // depth filter below finds); neighbours at a corner around which the
+                    // triangles wind once (apart, see `simpleCorners`); and neighbours on
+                    // the two sides of their edge (`PairOcclusion.relation` says apart too).
+                    if ei.topIsBottom(of: ej) || ei.sharesSimpleCorner(with: ej) { continue }
+                    if ei.acrossAnEdge(from: ej) { continue }
+                    batch[batchCount] = SIMD2(Int32(truncatingIfNeeded: p), Int32(truncatingIfNeeded: q))
+                    batchCount += 1
+                    if batchCount == batch.count, !drain() { return false }
+                }
+            }
+            return true
+        }
+
+        /// Whether the pairs looked at stay within their limit, the band's own and the total (added
+        /// to every `lookedReportInterval` pairs): many nearly level, folded triangles in one cell
+        /// would make the sweep quadratic, so past a few dozen per entry the general path (with its
+        /// own bounds) decides instead.
+        @inline(__always)
+        mutating func withinLookLimits() -> Bool {
+            if outcome.looked > lookLimit { return false }
+            if outcome.looked - lookedAdded >= lookedReportInterval {
+                let total = totals.looked.wrappingAdd(outcome.looked - lookedAdded, ordering: .relaxed).newValue
+                lookedAdded = outcome.looked
+                if total > lookLimit { return false }
+            }
+            return true
+        }
+
+        /// Tests the batch's pairs in order; false when the general path must decide.
+        mutating func drain() -> Bool {
+            defer { batchCount = 0 }
+            let s = screen
+            let overlapsBefore = outcome.overlaps.count
+            for k in 0..<batchCount {
+                if k + prefetchDistance < batchCount { prefetchCorners(of: batch[k + prefetchDistance]) }
+                let ei = entries[Int(batch[k].x)], ej = entries[Int(batch[k].y)]
+                let ti = ei.triangle, tj = ej.triangle
+                // p ranks below q. When no corner of p is above any corner of q (exact corner
+                // depths; depth is linear over each triangle), p is behind q or level wherever
+                // they overlap, so the rank order is right for them (neighbours at a corner on
+                // a slope, whose shared corner is p's highest and q's lowest, were settled
+                // from the copies already).
+                if min(s[Int(tj.x)].z, s[Int(tj.y)].z, s[Int(tj.z)].z) >= max(s[Int(ti.x)].z, s[Int(ti.y)].z, s[Int(ti.z)].z) {
+                    continue
+                }
+                let si = ei.slot, sj = ej.slot
+                let signs: (Double, Double) = (ei.negative ? -1 : 1, ej.negative ? -1 : 1)
+                let relation = PairOcclusion.relation(ti, tj, s, signs: signs)
+                if relation == .apart { continue }
+                if relation == .crossing { return false }
+                if let (back, front) = relation.backAndFront(si, sj) {
+                    outcome.back.append(back)
+                    outcome.front.append(front)
+                }
+                outcome.overlaps.append(SIMD2(si, sj))
+                if outcome.overlaps.count > limit { return false }
+            }
+            let added = outcome.overlaps.count - overlapsBefore
+            return added == 0 || totals.overlaps.wrappingAdd(added, ordering: .relaxed).newValue <= limit
+        }
+
+        /// Asks for the six corners of a pair that is tested a few pairs later.
+        @inline(__always)
+        func prefetchCorners(of pair: SIMD2<Int32>) {
+            let ahead = entries[Int(pair.x)].corners, other = entries[Int(pair.y)].corners
+            shims_prefetch(screenBase + Int(ahead.x))
+            shims_prefetch(screenBase + Int(ahead.y))
+            shims_prefetch(screenBase + Int(ahead.z))
+            shims_prefetch(screenBase + Int(other.x))
+            shims_prefetch(screenBase + Int(other.y))
+            shims_prefetch(screenBase + Int(other.z))
         }
     }
 }

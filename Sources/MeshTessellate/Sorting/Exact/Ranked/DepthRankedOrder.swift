@@ -106,13 +106,7 @@ enum DepthRankedOrder {
         let partBounds = fillSlots(
             &slots, keys: &keys, list: list, sign: sign, screen: s, triangles: tris, turns: turns, parts: parts,
             atomically: atomically)
-        var boxLo = SIMD2<Double>(.infinity, .infinity), boxHi = SIMD2<Double>(-.infinity, -.infinity)
-        var sumExtent = 0.0
-        for bounds in partBounds {
-            boxLo = pointwiseMin(boxLo, bounds.lo)
-            boxHi = pointwiseMax(boxHi, bounds.hi)
-            sumExtent += bounds.extent
-        }
+        let bounds = joined(partBounds)
         // Ranks: ascending key, ties in slot (so index) order.
         let ranked = RadixSort.stableOrder(bits: keys)
         keys = []
@@ -121,21 +115,89 @@ enum DepthRankedOrder {
         // four, so the cells' copies (which the sweep reads) take half the memory, while the pairs
         // looked at grow by a tenth at most, since the depth ranges bound them (W3: 272,000 copies
         // instead of 522,000, 2.0 M pairs looked at instead of 1.85 M, 2% fewer instructions).
-        let grid = ScreenGrid(lo: boxLo, hi: boxHi, meanExtent: 3 * sumExtent / Double(m), count: m)
-        let nx = grid.columns, ny = grid.rows
-        @inline(__always) func cellX(_ x: Float) -> Int { grid.column(Double(x)) }
-        @inline(__always) func cellY(_ y: Float) -> Int { grid.row(Double(y)) }
-        // Each box's cells (first column and row, last column and row), by slot, and its first
-        // cell and simple corners (all turns are counted by now) in its entry, in one pass in slot
-        // order. The binning then lists each cell's candidates by rank (reading the cells in rank
-        // order, asked for ahead), and the cells' copies (which the sweep reads in sequence) are
-        // taken from the slots: a gather of the candidates into rank order first cost as much as
-        // the copies themselves (2.7 ms on W3).
-        // In one fresh mapping of huge pages (as an array, hundreds of faults of 4 KiB pages).
+        let grid = ScreenGrid(lo: bounds.lo, hi: bounds.hi, meanExtent: 3 * bounds.extent / Double(m), count: m)
+        // Each box's cells, in one fresh mapping of huge pages (as an array, hundreds of faults of
+        // 4 KiB pages).
         let cellScratch = SortScratch(bytes: m * MemoryLayout<SIMD4<Int32>>.stride)
         defer { withExtendedLifetime(cellScratch) {} }
         let cellsOut = cellScratch.buffer(of: SIMD4<Int32>.self, count: m)
-        let counted = UnsafeBufferPointer(turns)
+        assignCells(&slots, grid: grid, turns: UnsafeBufferPointer(turns), into: cellsOut)
+        return sweptOrder(
+            slots: slots, ranked: ranked, cells: UnsafeBufferPointer(cellsOut), grid: grid, list: list, count: n, screen: s,
+            limit: limit, countingClusters: countingClusters, outcome: outcome)
+    }
+
+    /// The second half of `order`: the candidates binned into `grid` by their `cells`, the pairs
+    /// swept, and the draw order made from the pairs, written into `outcome`; nil when the rank
+    /// order cannot be kept, a limit is passed or the binning would cost too much.
+    private static func sweptOrder(
+        slots: [Entry], ranked: [Int32], cells: UnsafeBufferPointer<SIMD4<Int32>>, grid: ScreenGrid, list: [Int32], count n: Int,
+        screen s: UnsafeBufferPointer<Point3D>, limit: Int, countingClusters: Bool, outcome: Outcome
+    ) -> Outcome? {
+        var outcome = outcome
+        let m = slots.count
+        // Nil past a few entries a candidate (and the pair limit), by arithmetic before anything
+        // is allocated: a few screen-sized triangles among many small ones would put themselves in
+        // every cell, and the general path then decides.
+        let binned = ranked.withUnsafeBufferPointer { ranked in
+            grid.bin(cells: cells, entryLimit: 8 * m + min(limit, Int(Int32.max)), order: ranked)
+        }
+        guard let bins = binned else { return nil }
+        let total = bins.members.count
+        // Every entry is written, in a mapping of its own (huge pages, as the sweep then reads them
+        // all; as an array some 400-900 faults of 4 KiB pages a sort on W3).
+        let entryScratch = SortScratch(bytes: total * MemoryLayout<Entry>.stride)
+        defer { withExtendedLifetime(entryScratch) {} }
+        let entryBuffer = entryScratch.buffer(of: Entry.self, count: total)
+        gatherEntries(from: slots, members: bins.members, into: entryBuffer)
+        let entries = UnsafeBufferPointer(entryBuffer)
+
+        // Each pair whose boxes and depth ranges overlap, once, tested (on all cores, by bands of
+        // rows): the order of those that overlap, back before front.
+        let lookLimit = 64 * entries.count + min(limit, Int(Int32.max))
+        let swept = bins.start.withUnsafeBufferPointer { start in
+            sweep(
+                columns: grid.columns, rows: grid.rows, start: start, entries: entries, screen: s, limit: limit,
+                lookLimit: lookLimit)
+        }
+        guard let swept else { return nil }
+        outcome.overlappingPairs = swept.overlaps.count
+        if countingClusters { (outcome.clusters, outcome.largestCluster) = clusterSizes(swept.overlaps) }
+
+        guard
+            let drawn = drawnOrder(
+                ranked: ranked, back: swept.back, front: swept.front, depth: { slots[Int(ranked[Int($0)])].depth })
+        else { return nil }
+        outcome.order = placed(drawn, list: list, count: n)
+        return outcome
+    }
+
+    /// The bounds of all parts' boxes and the sum of their extents, added in part order (so the
+    /// same on any number of cores).
+    static func joined(_ partBounds: [PartBounds]) -> PartBounds {
+        var boxLo = SIMD2<Double>(.infinity, .infinity), boxHi = SIMD2<Double>(-.infinity, -.infinity)
+        var sumExtent = 0.0
+        for bounds in partBounds {
+            boxLo = pointwiseMin(boxLo, bounds.lo)
+            boxHi = pointwiseMax(boxHi, bounds.hi)
+            sumExtent += bounds.extent
+        }
+        return (boxLo, boxHi, sumExtent)
+    }
+
+    /// Each box's cells (first column and row, last column and row) into `cellsOut`, by slot, and
+    /// its first cell and simple corners (all turns are counted by now) in its entry, in one pass
+    /// in slot order, on all cores. The binning then lists each cell's candidates by rank (reading
+    /// the cells in rank order, asked for ahead), and the cells' copies (which the sweep reads in
+    /// sequence) are taken from the slots: a gather of the candidates into rank order first cost
+    /// as much as the copies themselves (2.7 ms on W3).
+    static func assignCells(
+        _ slots: inout [Entry], grid: ScreenGrid, turns counted: UnsafeBufferPointer<UInt8>,
+        into cellsOut: UnsafeMutableBufferPointer<SIMD4<Int32>>
+    ) {
+        let m = slots.count
+        @inline(__always) func cellX(_ x: Float) -> Int { grid.column(Double(x)) }
+        @inline(__always) func cellY(_ y: Float) -> Int { grid.row(Double(y)) }
         slots.withUnsafeMutableBufferPointer { slots in
             guard let base = slots.baseAddress else { return }
             let slotBase = SharedMutableBuffer(base: base)
@@ -151,23 +213,14 @@ enum DepthRankedOrder {
                 }
             }
         }
-        // Nil past a few entries a candidate (and the pair limit), by arithmetic before anything
-        // is allocated: a few screen-sized triangles among many small ones would put themselves in
-        // every cell, and the general path then decides.
-        let binned = ranked.withUnsafeBufferPointer { ranked in
-            grid.bin(cells: UnsafeBufferPointer(cellsOut), entryLimit: 8 * m + min(limit, Int(Int32.max)), order: ranked)
-        }
-        guard let bins = binned else { return nil }
-        let start = bins.start
-        let total = bins.members.count
-        // Every entry is written, in a mapping of its own (huge pages, as the sweep then reads them
-        // all; as an array some 400-900 faults of 4 KiB pages a sort on W3), by reads scattered
-        // over the slots, each asked for 16 entries ahead.
-        let entryScratch = SortScratch(bytes: total * MemoryLayout<Entry>.stride)
-        defer { withExtendedLifetime(entryScratch) {} }
-        let entryBuffer = entryScratch.buffer(of: Entry.self, count: total)
+    }
+
+    /// The cells' copies of the entries: `entries[e]` is the slot `members[e]`, read scattered over
+    /// the slots, each asked for `copyPrefetchDistance` entries ahead, on all cores.
+    static func gatherEntries(from slots: [Entry], members: [Int32], into entryBuffer: UnsafeMutableBufferPointer<Entry>) {
+        let total = members.count
         slots.withUnsafeBufferPointer { slots in
-            bins.members.withUnsafeBufferPointer { members in
+            members.withUnsafeBufferPointer { members in
                 guard let base = slots.baseAddress else { return }
                 // On all cores, each chunk its own entries.
                 parallelChunks(total, minimumChunk: SortParallelism.minimumChunk) { range in
@@ -178,23 +231,6 @@ enum DepthRankedOrder {
                 }
             }
         }
-        let entries = UnsafeBufferPointer(entryBuffer)
-
-        // Each pair whose boxes and depth ranges overlap, once, tested (on all cores, by bands of
-        // rows): the order of those that overlap, back before front.
-        let lookLimit = 64 * entries.count + min(limit, Int(Int32.max))
-        let swept = start.withUnsafeBufferPointer { start in
-            sweep(columns: nx, rows: ny, start: start, entries: entries, screen: s, limit: limit, lookLimit: lookLimit)
-        }
-        guard let swept else { return nil }
-        let (back, front) = (swept.back, swept.front)
-        outcome.overlappingPairs = swept.overlaps.count
-        if countingClusters { (outcome.clusters, outcome.largestCluster) = clusterSizes(swept.overlaps) }
-
-        guard let drawn = drawnOrder(ranked: ranked, back: back, front: front, depth: { slots[Int(ranked[Int($0)])].depth })
-        else { return nil }
-        outcome.order = placed(drawn, list: list, count: n)
-        return outcome
     }
 
     /// The bounds of a part of the candidates' boxes, and the sum of their extents.
@@ -244,83 +280,6 @@ enum DepthRankedOrder {
         }
     }
 
-    /// The candidates (slots) in draw order: `ranked` when every tested pair (`back` before `front`,
-    /// as slots) goes up the ranks; otherwise a topological order of those pairs, the lowest rank
-    /// first among the free ones; nil when that has a cycle or breaks an untested pair.
-    /// `depth` gives a rank's depth range.
-    static func drawnOrder(ranked: [Int32], back: [Int32], front: [Int32], depth: (Int32) -> SIMD2<Float>) -> [Int32]? {
-        let m = ranked.count
-        var (back, front) = (back, front)
-        // The tested pairs' edges between ranks. When every one goes up the ranks, the rank order
-        // is the order; otherwise a topological order of them, the lowest rank first among the free
-        // ones, provided no cycle and no untested pair is broken (see `keepsUntestedPairs`).
-        // The ranks of the few slots in those edges, found in one pass over the ranks (a bit per
-        // slot marks them) instead of every slot's rank.
-        let edgeSlots = Renumbering(back + front)
-        var edgeRanks = [Int32](repeating: 0, count: edgeSlots.count)
-        if !edgeSlots.values.isEmpty {
-            var marked = [UInt64](repeating: 0, count: (m + 63) / 64)
-            for slot in edgeSlots.values { marked[Int(slot) >> 6] |= 1 << UInt64(slot & 63) }
-            for (rank, slot) in ranked.enumerated() where marked[Int(slot) >> 6] & (1 << UInt64(slot & 63)) != 0 {
-                edgeRanks[Int(edgeSlots.number(of: slot))] = Int32(rank)
-            }
-        }
-        var upward = true
-        for k in back.indices {
-            back[k] = edgeRanks[Int(edgeSlots.number(of: back[k]))]
-            front[k] = edgeRanks[Int(edgeSlots.number(of: front[k]))]
-            if back[k] > front[k] { upward = false }
-        }
-        var drawn = ranked
-        if !upward {
-            drawn = []
-            drawn.reserveCapacity(m)
-            // The graph over the ranks with edges only, renumbered in order (a few thousand of
-            // m nodes): the others are in no cycle, and in the order (lowest free rank first) each
-            // comes as soon as it is below the lowest free rank with edges, which is the next one
-            // in their own order; so the order is the two merged.
-            let renumbering = Renumbering(back + front)
-            let touched = renumbering.values
-            let graph = OcclusionGraph(
-                count: touched.count, back: back.map(renumbering.number(of:)), front: front.map(renumbering.number(of:)))
-            let (component, cycles) = graph.cyclicComponents()
-            guard cycles.isEmpty else { return nil }
-            // The ranks are checked as they are placed (see `keepsUntestedPairs`), and their slots
-            // drawn.
-            var highest: Int32 = -1, keeps = true
-            @inline(__always) func place(_ rank: Int32) {
-                if keeps { keeps = keepsUntested(rank, highest: &highest, depth: depth) }
-                drawn.append(ranked[Int(rank)])
-            }
-            // `free`: the lowest rank without edges not yet placed (`t` skips those with edges).
-            var free: Int32 = 0, t = 0
-            @inline(__always) func skipRanksWithEdges() {
-                while t < touched.count, touched[t] <= free {
-                    if touched[t] == free { free += 1 }
-                    t += 1
-                }
-            }
-            for compactRank in graph.order(component: component, members: cycles, drawn: []) {
-                let rank = touched[Int(compactRank)]
-                skipRanksWithEdges()
-                while free < rank {
-                    place(free)
-                    free += 1
-                    skipRanksWithEdges()
-                }
-                place(rank)
-            }
-            skipRanksWithEdges()
-            while free < Int32(m) {
-                place(free)
-                free += 1
-                skipRanksWithEdges()
-            }
-            guard keeps else { return nil }
-        }
-        return drawn
-    }
-
     /// The input order of `n` triangles, with the candidates' places (ascending in `list`) taken by
     /// the candidates in draw order (`drawn`, as places in `list`).
     static func placed(_ drawn: [Int32], list: [Int32], count n: Int) -> [Int32] {
@@ -355,33 +314,6 @@ enum DepthRankedOrder {
         var clusters = UnionFind(count: slots.count)
         for pair in pairs { clusters.union(slots.number(of: pair.x), slots.number(of: pair.y)) }
         return clusters.groups()
-    }
-
-    /// Whether `order` (ranks) keeps every pair the sweep did not test: such a pair's later rank lies
-    /// wholly in front (its least depth above the other's greatest), or at least touches it (the
-    /// exact least corner depth of the later not below the exact greatest of the earlier), so it is
-    /// kept unless the later one is drawn first. A rank drawn after a higher one is checked against
-    /// the greatest least depth drawn so far (ranks go by least depth): if that is not below its own
-    /// greatest depth by more than one step of the Float rounding (a touching pair's rounded least
-    /// depth of the later is at least the earlier's rounded-up greatest, one step down), an untested
-    /// pair may be broken and the caller takes the general path.
-    static func keepsUntestedPairs(_ order: [Int32], ranked: [Int32], depths: [SIMD2<Float>]) -> Bool {
-        var highest: Int32 = -1
-        for rank in order where !keepsUntested(rank, highest: &highest, depth: { depths[Int(ranked[Int($0)])] }) {
-            return false
-        }
-        return true
-    }
-
-    /// `keepsUntestedPairs` one rank at a time: whether `rank`, drawn after ranks up to `highest`
-    /// (updated), keeps the untested pairs; `depth` gives a rank's depth range.
-    @inline(__always)
-    static func keepsUntested(_ rank: Int32, highest: inout Int32, depth: (Int32) -> SIMD2<Float>) -> Bool {
-        if rank > highest {
-            highest = rank
-            return true
-        }
-        return depth(highest).x < depth(rank).y.nextDown
     }
 
     /// The first place in `list` (ascending) whose triangle is at least `t`.

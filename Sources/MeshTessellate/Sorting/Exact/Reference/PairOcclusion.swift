@@ -61,65 +61,17 @@ enum PairOcclusion {
         // The sign of each triangle's screen area; 0 for those that cover none (edge-on, or not
         // finite), which take part in no pair.
         var sign = ScreenOrientation.signs(screen: screen, triangles: triangles)
-        var lo = SIMD2<Double>(.infinity, .infinity), hi = SIMD2<Double>(-.infinity, -.infinity)
-        screen.withUnsafeBufferPointer { s in
-            for t in 0..<n where sign[t] != 0 {
-                let tri = triangles[t]
-                let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
-                lo = SIMD2(min(lo.x, a.x, b.x, c.x), min(lo.y, a.y, b.y, c.y))
-                hi = SIMD2(max(hi.x, a.x, b.x, c.x), max(hi.y, a.y, b.y, c.y))
-            }
-        }
+        let (lo, hi) = coveredBounds(screen: screen, triangles: triangles, signs: sign)
         guard lo.x <= hi.x else { return result }
         // Triangles that provably overlap nothing take part in no pair either. The touch
         // tolerance's scale: the larger side of the bounds of the triangles with area.
-        if screened {
-            let candidates = screen.withUnsafeBufferPointer { s in
-                triangles.withUnsafeBufferPointer { tris in
-                    sign.withUnsafeBufferPointer { sign in
-                        OverlapCandidates.candidateList(screen: s, triangles: tris, signs: sign, scale: max(hi.x - lo.x, hi.y - lo.y))
-                    }
-                }
-            }
-            if let candidates {
-                var kept = [Int8](repeating: 0, count: n)
-                for t in candidates { kept[Int(t)] = sign[Int(t)] }
-                sign = kept
-            }
-        }
+        if screened { leaveOutLoneTriangles(&sign, screen: screen, triangles: triangles, scale: max(hi.x - lo.x, hi.y - lo.y)) }
 
-        // Screen boxes of the candidates, in Float rounded outward: a box test only filters, so it
-        // may pass more but never fewer pairs.
-        // Arrays by slot: the candidates in index order.
-        var list: [Int32] = []
-        var boxes: [SIMD4<Float>] = [] // minX, minY, maxX, maxY
-        // The same along the diagonals (x + y, x − y): thin slanted triangles have loose boxes.
-        var diagonals: [SIMD4<Float>] = []
-        lo = SIMD2<Double>(.infinity, .infinity)
-        hi = SIMD2<Double>(-.infinity, -.infinity)
-        var sumExtent = 0.0, activeCount = 0
-        screen.withUnsafeBufferPointer { s in
-            for t in 0..<n where sign[t] != 0 {
-                let tri = triangles[t]
-                let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
-                let mnx = min(a.x, b.x, c.x), mny = min(a.y, b.y, c.y)
-                let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
-                list.append(Int32(t))
-                boxes.append(SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy)))
-                let (sa, sb, sc) = (a.x + a.y, b.x + b.y, c.x + c.y), (da, db, dc) = (a.x - a.y, b.x - b.y, c.x - c.y)
-                diagonals.append(
-                    SIMD4(
-                        Float.roundedDown(min(sa, sb, sc)), Float.roundedDown(min(da, db, dc)), Float.roundedUp(max(sa, sb, sc)),
-                        Float.roundedUp(max(da, db, dc))))
-                lo = SIMD2(min(lo.x, mnx), min(lo.y, mny))
-                hi = SIMD2(max(hi.x, mxx), max(hi.y, mxy))
-                sumExtent += max(mxx - mnx, mxy - mny)
-                activeCount += 1
-            }
-        }
+        let boxed = CandidateBoxes(screen: screen, triangles: triangles, signs: sign)
+        let (list, boxes, diagonals, activeCount) = (boxed.list, boxed.boxes, boxed.diagonals, boxed.list.count)
         guard activeCount > 1 else { return result }
 
-        let grid = ScreenGrid(lo: lo, hi: hi, meanExtent: sumExtent / Double(activeCount), count: activeCount)
+        let grid = ScreenGrid(lo: boxed.lo, hi: boxed.hi, meanExtent: boxed.sumExtent / Double(activeCount), count: activeCount)
         let nx = grid.columns, ny = grid.rows
         @inline(__always) func cellX(_ x: Float) -> Int { grid.column(Double(x)) }
         @inline(__always) func cellY(_ y: Float) -> Int { grid.row(Double(y)) }
@@ -155,5 +107,80 @@ enum PairOcclusion {
             }
         }
         return found
+    }
+}
+
+extension PairOcclusion {
+    /// The candidates' screen boxes, by slot (the candidates in index order), in Float rounded
+    /// outward: a box test only filters, so it may pass more but never fewer pairs.
+    struct CandidateBoxes {
+        /// The triangles with a sign, in index order.
+        var list: [Int32] = []
+        /// minX, minY, maxX, maxY.
+        var boxes: [SIMD4<Float>] = []
+        /// The same along the diagonals (x + y, x − y): thin slanted triangles have loose boxes.
+        var diagonals: [SIMD4<Float>] = []
+        /// The bounds of the boxes (exact), and the sum of their larger sides.
+        var lo = SIMD2<Double>(.infinity, .infinity)
+        var hi = SIMD2<Double>(-.infinity, -.infinity)
+        var sumExtent = 0.0
+
+        /// The boxes of the triangles whose sign is not 0.
+        init(screen: [Point3D], triangles: [SIMD3<Int32>], signs sign: [Int8]) {
+            screen.withUnsafeBufferPointer { s in
+                for t in 0..<triangles.count where sign[t] != 0 {
+                    let tri = triangles[t]
+                    let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
+                    let mnx = min(a.x, b.x, c.x), mny = min(a.y, b.y, c.y)
+                    let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
+                    list.append(Int32(t))
+                    boxes.append(SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy)))
+                    let (sa, sb, sc) = (a.x + a.y, b.x + b.y, c.x + c.y), (da, db, dc) = (a.x - a.y, b.x - b.y, c.x - c.y)
+                    diagonals.append(
+                        SIMD4(
+                            Float.roundedDown(min(sa, sb, sc)), Float.roundedDown(min(da, db, dc)), Float.roundedUp(max(sa, sb, sc)),
+                            Float.roundedUp(max(da, db, dc))))
+                    lo = SIMD2(min(lo.x, mnx), min(lo.y, mny))
+                    hi = SIMD2(max(hi.x, mxx), max(hi.y, mxy))
+                    sumExtent += max(mxx - mnx, mxy - mny)
+                }
+            }
+        }
+    }
+}
+
+private extension PairOcclusion {
+    /// The bounds of the screen corners of the triangles whose sign is not 0 (lo above hi when
+    /// there are none).
+    static func coveredBounds(
+        screen: [Point3D], triangles: [SIMD3<Int32>], signs sign: [Int8]
+    ) -> (lo: SIMD2<Double>, hi: SIMD2<Double>) {
+        var lo = SIMD2<Double>(.infinity, .infinity), hi = SIMD2<Double>(-.infinity, -.infinity)
+        screen.withUnsafeBufferPointer { s in
+            for t in 0..<triangles.count where sign[t] != 0 {
+                let tri = triangles[t]
+                let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
+                lo = SIMD2(min(lo.x, a.x, b.x, c.x), min(lo.y, a.y, b.y, c.y))
+                hi = SIMD2(max(hi.x, a.x, b.x, c.x), max(hi.y, a.y, b.y, c.y))
+            }
+        }
+        return (lo, hi)
+    }
+
+    /// Sets the sign of every triangle that `OverlapCandidates` finds overlaps nothing to 0, so it
+    /// takes part in no pair (nothing changes when the screening declines).
+    static func leaveOutLoneTriangles(_ sign: inout [Int8], screen: [Point3D], triangles: [SIMD3<Int32>], scale: Double) {
+        let candidates = screen.withUnsafeBufferPointer { s in
+            triangles.withUnsafeBufferPointer { tris in
+                sign.withUnsafeBufferPointer { sign in
+                    OverlapCandidates.candidateList(screen: s, triangles: tris, signs: sign, scale: scale)
+                }
+            }
+        }
+        if let candidates {
+            var kept = [Int8](repeating: 0, count: triangles.count)
+            for t in candidates { kept[Int(t)] = sign[Int(t)] }
+            sign = kept
+        }
     }
 }
