@@ -62,13 +62,4 @@ enum MeshEncoding {
         }
         return out
     }
-
-    /// One hit as `meshgeo hit` prints it (without the newline).
-    static func hit(_ point: SIMD2<Double>, _ hit: ScreenHit?) -> String {
-        let n = JSONText.number
-        guard let hit else { return "{\"x\":\(n(point.x)),\"y\":\(n(point.y)),\"hit\":false}" }
-        return "{\"x\":\(n(point.x)),\"y\":\(n(point.y)),\"hit\":true,\"face\":\(hit.face),"
-            + "\"from\":[\(n(hit.from.x)),\(n(hit.from.y))],\"to\":[\(n(hit.to.x)),\(n(hit.to.y)),\(n(hit.to.z))],"
-            + "\"depth\":\(n(hit.depth))}"
-    }
 }

@@ -46,7 +46,7 @@ struct Hit: ParsableCommand {
             var bytes: [UInt8] = []
             for (point, hit) in zip(queries, hits) {
                 if let hit { try FiniteGuard.check(hit, at: point) }
-                bytes += Array(Hit.line(point, hit).utf8)
+                bytes += Array((ScreenHit.jsonObject(at: point, hit) + "\n").utf8)
             }
             try OutputFile.write(bytes, to: output.output)
         }
@@ -72,14 +72,5 @@ extension Hit {
     /// Reads `x y` lines (see ``PointsFile``).
     static func readPoints(_ path: String) throws -> [SIMD2<Double>] {
         try PointsFile.read(path)
-    }
-
-    /// One JSON line; numbers in the shortest form that reads back to the same Double.
-    static func line(_ point: SIMD2<Double>, _ hit: ScreenHit?) -> String {
-        func n(_ v: Double) -> String { (v == 0 ? 0.0 : v).description }
-        guard let hit else { return "{\"x\":\(n(point.x)),\"y\":\(n(point.y)),\"hit\":false}\n" }
-        return "{\"x\":\(n(point.x)),\"y\":\(n(point.y)),\"hit\":true,\"face\":\(hit.face),"
-            + "\"from\":[\(n(hit.from.x)),\(n(hit.from.y))],\"to\":[\(n(hit.to.x)),\(n(hit.to.y)),\(n(hit.to.z))],"
-            + "\"depth\":\(n(hit.depth))}\n"
     }
 }
