@@ -183,6 +183,12 @@ import Testing
                 "{\"mesh\": {\"vertices\": [{\"from\": [0, 0], \"to\": [0, 0, \"x\"]}], \"faces\": []}}", .unprocessableContent,
                 "vertices[0].to[2]"
             ),
+            // Outside the command line's numeric range (coordinates at most 1e9 in magnitude).
+            (
+                "{\"mesh\": {\"vertices\": [{\"from\": [0, 0], \"to\": [1e300, 0, 0]}, {\"from\": [1, 0], \"to\": [1, 0, 0]}, "
+                    + "{\"from\": [1, 1], \"to\": [1, 1, 0]}, {\"from\": [0, 1], \"to\": [0, 1, 0]}], "
+                    + "\"faces\": [{\"indices\": [0, 1, 2, 3]}]}}", .unprocessableContent, "vertices[0].to[0]"
+            ),
         ]
         try await server.application().test(.router) { client in
             for item in cases {

@@ -20,7 +20,10 @@ struct RequestBody {
     func document(_ key: String = "mesh") throws(APIError) -> MeshDocument {
         guard let raw = members[key] else { throw APIError(.badRequest, path: key, "missing '\(key)': the mesh.json object") }
         do {
-            return try MeshDocument(json: Array(raw))
+            // The same numeric range as the command line: inside it every result is finite.
+            let document = try MeshDocument(json: Array(raw))
+            try document.checkNumericRange()
+            return document
         } catch let error as MeshError {
             throw APIError(error)
         } catch {

@@ -47,14 +47,9 @@ struct TessellationRequest {
 }
 
 extension PainterSorter.Mode {
-    /// The sort named in a request: `none`, `depth`, or `exact` (also `bsp`, as the command line).
+    /// The sort named in a request (the library's names, `bsp` too, as the command line); none
+    /// when absent.
     static func named(_ body: RequestBody) throws(APIError) -> PainterSorter.Mode {
-        guard let name = try body.string("sort") else { return .none }
-        switch name {
-        case "none": return PainterSorter.Mode.none
-        case "depth": return .depth
-        case "exact", "bsp": return .exact
-        default: throw APIError(.badRequest, path: "sort", "'\(name)' is not one of none, depth, exact")
-        }
+        try body.choice("sort", PainterSorter.Mode.self) ?? .none
     }
 }

@@ -68,6 +68,8 @@ struct APIRoutes: Sendable {
         case let other: throw APIError(.badRequest, path: "format", "'\(other)' is not one of json, binary")
         }
         let mesh = try service.tessellate(request.document, options: request.options, space: space, sort: sort)
+        // The command line's last check before writing: no NaN or infinity leaves the server.
+        try mesh.checkFinite(asFloat32: binary)
         var response =
             binary
             ? APIRoutes.bytes(MeshEncoding.binary(mesh), type: "application/octet-stream")
@@ -82,7 +84,7 @@ struct APIRoutes: Sendable {
         let points = try body.points("points", limit: MeshService.maximumHitPoints)
         let exact = try body.bool("exact") ?? false
         let hits = try service.hit(request.document, options: request.options, points: points, exact: exact)
-        let lines = zip(points, hits).map { MeshEncoding.hit($0, $1) }
+        let lines = zip(points, hits).map { ScreenHit.jsonObject(at: $0, $1) }
         return APIRoutes.bytes(Array("{\"hits\":[\(lines.joined(separator: ","))]}\n".utf8), type: "application/json")
     }
 
@@ -106,9 +108,11 @@ struct APIRoutes: Sendable {
         switch try body.string("format") ?? "obj" {
         case "obj":
             let mesh = try service.tessellate(request.document, options: request.options, space: .unit, sort: sort)
+            try mesh.checkFinite()
             return APIRoutes.bytes(mesh.objBytes(), type: "model/obj")
         case "glb":
             let mesh = try service.tessellate(request.document, options: request.options, space: .points, sort: sort)
+            try mesh.checkFinite(asFloat32: true)
             return APIRoutes.bytes(try mesh.glbBytes(), type: "model/gltf-binary")
         case let other:
             throw APIError(.badRequest, path: "format", "'\(other)' is not one of obj, glb")
