@@ -32,6 +32,16 @@ import Testing
         #expect(piped.status == 0 && piped.stdout == written)
     }
 
+    @Test func aFormatThatContradictsTheExtensionIsRefusedBeforeWriting() throws {
+        let dir = try CLIWorkspace()
+        try Self.grid(dir)
+        let result = try dir.run(["export", "grid.json", "--format", "step", "-o", "grid.igs"])
+        #expect(result.status == 64, "\(result.err)")
+        #expect(result.errLines.count == 1 && result.err.contains("does not match"), "\(result.err)")
+        #expect((try? dir.read("grid.igs")) == nil)
+        #expect(try dir.run(["export", "grid.json", "--format", "iges", "-o", "grid.igs"]).status == 0)
+    }
+
     @Test func igesFileHasEightyColumnRecordsInSectionOrder() throws {
         let dir = try CLIWorkspace()
         try Self.grid(dir)

@@ -39,11 +39,13 @@ public extension MeshTransform {
         }
         let faceSurfaces = FaceSurfaces(topology: topology)
         let local = ExtraordinaryFacePatches(topology: topology, control: control, pointScale: scale, tolerance: tolerance)
-        let irregular = (0..<faces.count).filter { faceSurfaces.patch(ofFace: $0, control: control) == nil }
+        // Each face's regular patch, worked out once (nil at an extraordinary vertex).
+        let regular = (0..<faces.count).map { faceSurfaces.patch(ofFace: $0, control: control) }
+        let irregular = regular.indices.filter { regular[$0] == nil }
         let levels = try local.vertexLevels(faces: irregular)
         var surfaces: [NURBSSurface] = []
         for f in 0..<faces.count {
-            if let patch = faceSurfaces.patch(ofFace: f, control: control) {
+            if let patch = regular[f] {
                 let net = HomogeneousNet.bezier(
                     uniform: patch.control.map { HomogeneousNet.points($0, scale: scale) }, u0: 0, v0: 0, size: 1)
                 surfaces.append(try local.surface(net, face: f, exact: true, deviation: 0))

@@ -35,16 +35,29 @@ struct Export: ParsableCommand {
         _ = try resolvedFormat()
     }
 
-    /// --format, else the output file's extension.
+    /// --format, else the output file's extension; a --format that contradicts the extension is
+    /// refused, as `tessellate` and `render` do.
     func resolvedFormat() throws -> Format {
-        if let format { return format }
+        let named: Format? =
+            switch OutputExtension.of(output.output) {
+            case "stp", "step": .step
+            case "igs", "iges": .iges
+            default: nil
+            }
+        if let format {
+            if let named, named != format, let path = output.output {
+                throw ValidationError(
+                    "--format \(format.rawValue) does not match the -o file '\(path)', whose extension says \(named.rawValue).")
+            }
+            return format
+        }
         guard let path = output.output, path != "-" else {
             throw ValidationError("Name the format with --format step|iges when writing to standard output.")
         }
-        let lower = path.lowercased()
-        if lower.hasSuffix(".stp") || lower.hasSuffix(".step") { return .step }
-        if lower.hasSuffix(".igs") || lower.hasSuffix(".iges") { return .iges }
-        throw ValidationError("Cannot tell the format from '\(path)': name it .stp or .igs, or pass --format.")
+        guard let named else {
+            throw ValidationError("Cannot tell the format from '\(path)': name it .stp or .igs, or pass --format.")
+        }
+        return named
     }
 
     /// The model's name: the input file's name without folder and extension.
@@ -68,6 +81,11 @@ struct Export: ParsableCommand {
             let bytes = format == .step ? patches.stepFile(info) : patches.igesFile(info)
             try OutputFile.write(bytes, to: output.output)
             StandardError.write(Export.summary(patches))
+            if patches.maximumDeviation > patches.tolerance {
+                StandardError.write(
+                    "meshgeo: warning: the largest deviation, \(patches.maximumDeviation) pt, is over the tolerance of "
+                        + "\(patches.tolerance) pt: the refinement stopped at its deepest level")
+            }
         }
     }
 
