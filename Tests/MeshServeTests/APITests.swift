@@ -173,6 +173,7 @@ import Testing
             ("{\"mesh\": \(goodMesh), \"steps\": \"many\"}", .badRequest, "steps"),
             ("{\"mesh\": \(goodMesh), \"steps\": true}", .badRequest, "steps"),
             ("{\"mesh\": \(goodMesh), \"steps\": 1.5}", .badRequest, "steps"),
+            ("{\"mesh\": \(goodMesh), \"steps\": 0x2}", .badRequest, "steps"),
             ("{\"mesh\": \(goodMesh), \"steps\": 1e300}", .contentTooLarge, "subdivisionSteps"),
             ("{\"mesh\": \(goodMesh), \"steps\": 40}", .contentTooLarge, "subdivisionSteps"),
             ("{\"mesh\": \(goodMesh), \"diagonal\": 5}", .badRequest, "diagonal"),

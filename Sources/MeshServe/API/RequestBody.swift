@@ -48,7 +48,10 @@ struct RequestBody {
 
     func number(_ key: String) throws(APIError) -> Double? {
         guard let text = raw(key) else { return nil }
-        guard let first = text.unicodeScalars.first, first == "-" || ("0"..."9").contains(first), let value = Double(text) else {
+        // JSON's number characters only: Swift's Double(_:) would also read hexadecimal (0x10, 0x1p3).
+        let jsonNumber = text.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || "-+.eE".unicodeScalars.contains($0) }
+        guard jsonNumber, let first = text.unicodeScalars.first, first == "-" || ("0"..."9").contains(first), let value = Double(text)
+        else {
             throw APIError(.badRequest, path: key, "'\(key)' must be a number")
         }
         guard value.isFinite else { throw APIError(.badRequest, path: key, "'\(key)' must be a finite number") }
