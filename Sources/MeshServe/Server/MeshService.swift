@@ -13,7 +13,7 @@ public final class MeshService: Sendable {
     public static let defaultTriangleBudget = 4_000_000
     /// The most screen points one hit request may carry.
     public static let maximumHitPoints = 100_000
-    /// The most pixels one picture may have (4096 × 4096): 64 MiB of RGBA.
+    /// The most pixels one picture, or one texture sent to render, may have (4096 × 4096): 64 MiB of RGBA.
     public static let maximumPixels = 4096 * 4096
 
     public let triangleBudget: Int
@@ -32,20 +32,35 @@ public final class MeshService: Sendable {
     public func tessellate(
         _ document: MeshDocument, options: TessellationOptions, space: CoordinateSpace, sort: PainterSorter.Mode
     ) throws -> TriangleMesh {
+        var timing = ServerTiming()
+        return try tessellate(document, options: options, space: space, sort: sort, timing: &timing)
+    }
+
+    /// ``tessellate(_:options:space:sort:)``, timing its stages: `evaluate` (the cached plan's
+    /// evaluation and triangulation, or a build on a miss: `topologyBuilds` says which) and `sort`.
+    func tessellate(
+        _ document: MeshDocument, options: TessellationOptions, space: CoordinateSpace, sort: PainterSorter.Mode,
+        timing: inout ServerTiming
+    ) throws -> TriangleMesh {
         try document.layer.validate()
+        // Sorting needs points space; the sorter converts to `space` as it writes its answer.
+        let evaluated = sort == .none ? space : .points
         let points: TriangleMesh
         switch options.steps ?? document.mesh.subdivisionSteps {
         case .automatic:
-            if sort == .none { return try Tessellator.tessellate(document, options: options, space: space) }
-            points = try Tessellator.tessellate(document, options: options, space: .points)
+            points = try Tessellator.tessellate(document, options: options, space: evaluated)
         case .fixed(let steps):
-            let tessellator = try cache.tessellator(for: document.mesh, steps: steps, options: options)
-            if sort == .none { return try tessellator.tessellate(document.mesh, geometry: document.geometry, space: space) }
-            points = try tessellator.tessellate(document.mesh, geometry: document.geometry, space: .points)
+            points = try cache.using(document.mesh, steps: steps, options: options) { tessellator in
+                try tessellator.tessellate(document.mesh, geometry: document.geometry, space: evaluated)
+            }
         }
-        return try PainterSorter.sorted(
+        timing.lap("evaluate")
+        if sort == .none { return points }
+        let sorted = try PainterSorter.sorted(
             mesh: points, geometry: document.geometry, mode: sort, space: space, maximumTriangles: options.maximumTriangles
         ).mesh
+        timing.lap("sort")
+        return sorted
     }
 
     /// Hit-tests screen points (the layer's untransformed frame, in points) as `meshgeo hit` does.
@@ -57,20 +72,22 @@ public final class MeshService: Sendable {
             tester = try HitTester(document: document, options: options, precision: precision)
         case .fixed(let steps):
             try document.layer.validate()
-            let tessellator = try cache.tessellator(for: document.mesh, steps: steps, options: options)
-            tester = try HitTester(tessellator: tessellator, mesh: document.mesh, geometry: document.geometry, precision: precision)
+            tester = try cache.using(document.mesh, steps: steps, options: options) { tessellator in
+                try HitTester(tessellator: tessellator, mesh: document.mesh, geometry: document.geometry, precision: precision)
+            }
         }
         return tester.hitTest(points)
     }
 
-    /// A PNG of the layer's content (a checkerboard) mapped through the mesh, as `meshgeo render`.
-    public func png(_ document: MeshDocument, options: RenderOptions) throws -> [UInt8] {
+    /// A PNG of the layer's content (`texture`, or a checkerboard) mapped through the mesh, as
+    /// `meshgeo render`.
+    public func png(_ document: MeshDocument, texture: RGBAImage? = nil, options: RenderOptions) throws -> [UInt8] {
         let size = try options.pixelSize(forLayerSize: document.layer.size)
         guard size.width * size.height <= MeshService.maximumPixels else {
             throw MeshError(
                 .limitExceeded, path: "scale",
                 "a picture of \(size.width) × \(size.height) pixels is over the server's limit of \(MeshService.maximumPixels) pixels")
         }
-        return try MeshRenderer.image(of: document, options: options).pngData()
+        return try MeshRenderer.image(of: document, texture: texture, options: options).pngData()
     }
 }

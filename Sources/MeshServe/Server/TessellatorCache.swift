@@ -5,54 +5,76 @@ import Synchronization
 /// The refined topology of recent meshes, so that moving vertices (a drag, an animation) costs one
 /// evaluation of the cached plan instead of a rebuild.
 ///
-/// Keyed by everything a ``Tessellator`` depends on: the vertex count, every face's indices, the
-/// steps and the diagonal policy (weights and positions are read at each evaluation). Two meshes
-/// with equal keys have the same topology, so sharing the tessellator gives exactly the result a
-/// fresh one gives.
+/// Entries are found by what can be compared without reading the faces: the vertex and face
+/// counts, the steps and the diagonal policy (weights and positions are read at each evaluation).
+/// The faces themselves are compared once, by the ``Tessellator``: it checks them corner by corner
+/// before it evaluates anything and throws `.incompatible` when they differ, so a cached entry
+/// whose counts match but whose faces do not costs that comparison and nothing else, and the next
+/// candidate (or a fresh build) is tried. Two meshes a tessellator accepts have the same topology,
+/// so sharing it gives exactly the result a fresh one gives.
 final class TessellatorCache: Sendable {
-    struct Key: Hashable, Sendable {
+    /// What a cached tessellator must match before its faces are compared.
+    struct Shape: Equatable, Sendable {
         var vertexCount: Int
-        var faces: [SIMD4<Int>]
+        var faceCount: Int
         var steps: Int
         var diagonal: DiagonalPolicy
+    }
+
+    struct Entry: Sendable {
+        var shape: Shape
+        var tessellator: Tessellator
+        /// Tells entries apart (a `Tessellator` is a value); unique per build.
+        var serial: Int
     }
 
     /// A few topologies: the current mesh, the animation's second mesh, and an example or two.
     static let capacity = 4
 
-    private let entries = Mutex<[(key: Key, tessellator: Tessellator)]>([])
+    private let entries = Mutex<[Entry]>([])
 
     /// The number of tessellators built (a miss) since the cache was made; for tests and stats.
     let builds = Atomic<Int>(0)
 
-    /// The tessellator for `mesh` at fixed `steps`, built on a miss. The budget is checked on
-    /// every call (it is cheap), so a smaller `maximumTriangles` than the cached entry's is honoured.
-    func tessellator(for mesh: MeshTransform, steps: Int, options: TessellationOptions) throws -> Tessellator {
+    /// Runs `body` with the tessellator of `mesh` at fixed `steps`, built on a miss. `body` must
+    /// begin with the tessellator's own face check (``Tessellator/tessellate(_:geometry:space:)``
+    /// and ``HitTester/init(tessellator:mesh:geometry:precision:)`` do): its `.incompatible`
+    /// error is what tells a cached entry of another topology apart. The budget is checked on
+    /// every call, with the tessellator's own message, so a smaller `maximumTriangles` than the
+    /// cached entry's is honoured.
+    func using<Result>(
+        _ mesh: MeshTransform, steps: Int, options: TessellationOptions, _ body: (Tessellator) throws -> Result
+    ) throws -> Result {
+        let shape = Shape(vertexCount: mesh.vertices.count, faceCount: mesh.faces.count, steps: steps, diagonal: options.diagonal)
+        let candidates = entries.withLock { list in list.filter { $0.shape == shape } }
+        for candidate in candidates {
+            try candidate.tessellator.checkBudget(options)
+            let result: Result
+            do {
+                result = try body(candidate.tessellator)
+            } catch let error as MeshError where error.kind == .incompatible {
+                continue
+            }
+            promote(candidate.serial)
+            return result
+        }
         var fixed = options
         fixed.steps = .fixed(steps)
-        let key = Key(vertexCount: mesh.vertices.count, faces: mesh.faces.map(\.indices), steps: steps, diagonal: options.diagonal)
-        if let hit = entries.withLock({ list -> Tessellator? in
-            guard let index = list.firstIndex(where: { $0.key == key }) else { return nil }
-            let entry = list.remove(at: index)
-            list.insert(entry, at: 0)
-            return entry.tessellator
-        }) {
-            let count = hit.plan.quadCount * options.diagonal.trianglesPerQuad
-            guard count <= options.maximumTriangles else {
-                throw MeshError(
-                    .limitExceeded, path: "subdivisionSteps",
-                    "\(steps) steps on \(mesh.faces.count) faces would make \(count) triangles, over the budget of \(options.maximumTriangles)"
-                )
-            }
-            return hit
-        }
         let built = try Tessellator(mesh: mesh, options: fixed)
-        builds.add(1, ordering: .relaxed)
+        let serial = builds.add(1, ordering: .relaxed).newValue
         entries.withLock { list in
-            list.removeAll { $0.key == key }
-            list.insert((key, built), at: 0)
+            list.insert(Entry(shape: shape, tessellator: built, serial: serial), at: 0)
             if list.count > TessellatorCache.capacity { list.removeLast(list.count - TessellatorCache.capacity) }
         }
-        return built
+        return try body(built)
+    }
+
+    /// Moves an entry to the front (most recently used); gone already (evicted by another
+    /// request meanwhile) is fine.
+    private func promote(_ serial: Int) {
+        entries.withLock { list in
+            guard let index = list.firstIndex(where: { $0.serial == serial }), index > 0 else { return }
+            list.insert(list.remove(at: index), at: 0)
+        }
     }
 }
