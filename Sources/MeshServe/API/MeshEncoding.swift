@@ -1,3 +1,4 @@
+import Hummingbird
 import MeshTessellate
 import SurfaceKit
 
@@ -38,28 +39,60 @@ enum MeshEncoding {
         return out
     }
 
-    static func binary(_ mesh: TriangleMesh) -> [UInt8] {
+    /// The binary form, written straight into the buffer the response sends (no second copy).
+    ///
+    /// It also makes the writers' last check (``TriangleMesh/checkFinite(asFloat32:)``) as it
+    /// converts: every value it narrows to a `Float` is compared with the largest finite `Float`,
+    /// which is that check's test, so only a mesh that would fail it is checked again, for the
+    /// message naming the first bad vertex.
+    static func binary(_ mesh: TriangleMesh) throws -> ByteBuffer {
         let vertexCount = mesh.vertexCount, triangleCount = mesh.triangleCount
-        let floats = vertexCount * 8
-        var out = [UInt8](repeating: 0, count: 8 + floats * 4 + triangleCount * 12)
-        out.withUnsafeMutableBytes { raw in
-            raw.storeBytes(of: UInt32(truncatingIfNeeded: vertexCount).littleEndian, toByteOffset: 0, as: UInt32.self)
-            raw.storeBytes(of: UInt32(truncatingIfNeeded: triangleCount).littleEndian, toByteOffset: 4, as: UInt32.self)
-            var offset = 8
-            func put(_ value: Double) {
-                raw.storeBytes(of: Float(value).bitPattern.littleEndian, toByteOffset: offset, as: UInt32.self)
-                offset += 4
-            }
-            for p in mesh.positions { put(p.x); put(p.y); put(p.z) }
-            for n in mesh.normals { put(n.x); put(n.y); put(n.z) }
-            for f in mesh.from { put(f.x); put(f.y) }
-            for t in mesh.triangles {
-                for k in 0..<3 {
-                    raw.storeBytes(of: UInt32(bitPattern: t[k]).littleEndian, toByteOffset: offset, as: UInt32.self)
-                    offset += 4
+        let size = 8 + vertexCount * 8 * 4 + triangleCount * 12
+        var buffer = ByteBufferAllocator().buffer(capacity: size)
+        var fits = true
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { raw in
+            guard let base = raw.baseAddress, raw.count >= size else { return 0 }
+            base.storeBytes(of: UInt32(truncatingIfNeeded: vertexCount).littleEndian, as: UInt32.self)
+            base.storeBytes(of: UInt32(truncatingIfNeeded: triangleCount).littleEndian, toByteOffset: 4, as: UInt32.self)
+            var out = base + 8
+            fits = MeshEncoding.narrow(mesh.positions, lanes: 3, to: &out) && fits
+            fits = MeshEncoding.narrow(mesh.normals, lanes: 3, to: &out) && fits
+            fits = MeshEncoding.narrow(mesh.from, lanes: 2, to: &out) && fits
+            mesh.triangles.withUnsafeBufferPointer { triangles in
+                for t in triangles {
+                    out.storeBytes(of: UInt32(bitPattern: t.x).littleEndian, as: UInt32.self)
+                    out.storeBytes(of: UInt32(bitPattern: t.y).littleEndian, toByteOffset: 4, as: UInt32.self)
+                    out.storeBytes(of: UInt32(bitPattern: t.z).littleEndian, toByteOffset: 8, as: UInt32.self)
+                    out += 12
                 }
             }
+            return size
         }
-        return out
+        guard fits else {
+            try mesh.checkFinite(asFloat32: true)
+            throw MeshError(.invalidValue, path: "", "a value is not a finite number as a 32-bit float; nothing was written")
+        }
+        return buffer
+    }
+
+    /// The largest finite `Float`, as the finite check compares it.
+    static let float32Limit = Double(Float.greatestFiniteMagnitude)
+
+    /// Writes the first `lanes` components of each vector as little-endian `Float`s from `out`
+    /// on, advancing it; false when some component is beyond ``float32Limit`` (or NaN).
+    static func narrow<Vector: SIMD>(_ values: [Vector], lanes: Int, to out: inout UnsafeMutableRawPointer) -> Bool
+    where Vector.Scalar == Double {
+        var fits = true
+        values.withUnsafeBufferPointer { vectors in
+            for v in vectors {
+                for k in 0..<lanes {
+                    let value = v[k]
+                    fits = fits && abs(value) <= float32Limit
+                    out.storeBytes(of: Float(value).bitPattern.littleEndian, toByteOffset: 4 * k, as: UInt32.self)
+                }
+                out += 4 * lanes
+            }
+        }
+        return fits
     }
 }

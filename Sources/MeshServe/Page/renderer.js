@@ -140,6 +140,7 @@
       attribute("aNormal", this.buffers.normal, 3);
       attribute("aFrom", this.buffers.from, 2);
       gl.bindVertexArray(null);
+      this.uploaded = {};
       this.indexCount = 0;
       this.lineCount = 0;
       this.lineIndices = null;
@@ -158,20 +159,45 @@
       const normals = take(Float32Array, vertices * 3);
       const from = take(Float32Array, vertices * 2);
       const indices = take(Uint32Array, triangles * 3);
-      gl.bindBuffer(gl.ARRAY_BUFFER, this.buffers.position);
-      gl.bufferData(gl.ARRAY_BUFFER, positions, gl.DYNAMIC_DRAW);
-      gl.bindBuffer(gl.ARRAY_BUFFER, this.buffers.normal);
-      gl.bufferData(gl.ARRAY_BUFFER, normals, gl.DYNAMIC_DRAW);
-      gl.bindBuffer(gl.ARRAY_BUFFER, this.buffers.from);
-      gl.bufferData(gl.ARRAY_BUFFER, from, gl.DYNAMIC_DRAW);
-      gl.bindVertexArray(this.vao);
-      gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.buffers.index);
-      gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, indices, gl.DYNAMIC_DRAW);
+      let uploadedBytes = this.upload("position", gl.ARRAY_BUFFER, positions);
+      uploadedBytes += this.upload("normal", gl.ARRAY_BUFFER, normals);
+      uploadedBytes += this.upload("from", gl.ARRAY_BUFFER, from);
+      gl.bindVertexArray(this.vao); // the element buffer binding belongs to the vertex array
+      uploadedBytes += this.upload("index", gl.ELEMENT_ARRAY_BUFFER, indices);
       gl.bindVertexArray(null);
       this.indexCount = triangles * 3;
       this.indices = indices;
       this.lineIndices = null;
-      return { vertices, triangles };
+      return { vertices, triangles, uploadedBytes };
+    }
+
+    // Puts `data` in the buffer `name`: in full when its length changed, otherwise only the span
+    // from the first to the last 32-bit word that differs from the previous upload. A moved vertex
+    // changes the points near it only, and `from` (and without a sort, mostly the indices) not at
+    // all, so an edit sends a small part of the answer to the GPU. Words are compared as bits, so
+    // the buffer ends up equal to `data` exactly.
+    upload(name, target, data) {
+      const gl = this.gl, previous = this.uploaded[name];
+      gl.bindBuffer(target, this.buffers[name]);
+      let sent = 0;
+      if (!previous || previous.length !== data.length) {
+        gl.bufferData(target, data, gl.DYNAMIC_DRAW);
+        sent = data.byteLength;
+      } else {
+        const a = new Uint32Array(previous.buffer, previous.byteOffset, previous.length);
+        const b = new Uint32Array(data.buffer, data.byteOffset, data.length);
+        const n = b.length;
+        let first = 0;
+        while (first < n && a[first] === b[first]) first++;
+        if (first < n) {
+          let last = n - 1;
+          while (a[last] === b[last]) last--;
+          gl.bufferSubData(target, first * 4, data, first, last - first + 1);
+          sent = (last - first + 1) * 4;
+        }
+      }
+      this.uploaded[name] = data;
+      return sent;
     }
 
     // The wireframe's lines, made from the triangles when first asked for.

@@ -21,7 +21,7 @@
       steps: "3", diagonal: "shortest", sort: "exact", opacity: 1, rotateX: 0, rotateY: 0, perspective: 0,
       wireframe: false, controlMesh: true, hitMode: false, fraction: 0, light: null,
     },
-    stats: { triangles: 0, vertices: 0, serverMs: 0, clientMs: 0, roundTripMs: 0, frames: 0 },
+    stats: { triangles: 0, vertices: 0, serverMs: 0, clientMs: 0, roundTripMs: 0, uploadedBytes: 0, frames: 0, phases: {}, serverStages: {} },
     hitMark: null,
     view: { scale: 1, x: 0, y: 0, width: 1, height: 1 },
     lastError: null,
@@ -80,9 +80,10 @@
   }
   // The mesh on screen: the edited one, blended toward the second by the fraction, with the
   // controls' transform and light.
+  // It shares the edited mesh's arrays (only read, then sent), so an edit copies nothing.
   function displayed() {
     const a = state.mesh, t = state.options.fraction;
-    const m = clone(a);
+    const m = Object.assign({}, a);
     if (t > 0) {
       const b = secondMesh();
       const lerp = (x, y) => x.map((v, k) => v + (y[k] - v) * t);
@@ -135,6 +136,11 @@
     const o = state.options;
     return { mesh, steps: o.steps === "auto" ? "auto" : Number(o.steps), diagonal: o.diagonal, space: "points", sort: effectiveSort(), format: "binary" };
   }
+  // Each frame's time, split where the page can see it: `prepare` (the mesh and the request body),
+  // `request` (until the answer's headers: the server's time plus loopback), `transfer` (the
+  // answer's bytes), `upload` (into WebGL buffers), `draw` (issuing the draw and the overlay) and
+  // `present` (until the next animation frame: the GPU, or SwiftShader on the CPU, drawing it).
+  function lap(phases, name, since) { const now = performance.now(); phases[name] = now - since; return now; }
   async function pump() {
     if (inflight || !dirty || !state.mesh) return;
     dirty = false;
@@ -142,25 +148,38 @@
     const batch = waiters;
     waiters = [];
     const started = performance.now();
+    const phases = { prepare: 0, request: 0, transfer: 0, upload: 0, draw: 0, present: 0 };
     try {
       const mesh = displayed();
       const body = JSON.stringify(tessellationBody(mesh));
+      let t = lap(phases, "prepare", started);
       if (body === lastBody) {
         state.stats.serverMs = 0;
+        state.stats.serverStages = {};
       } else {
         const response = await fetch("/api/tessellate", { method: "POST", headers: { "Content-Type": "application/json" }, body });
         if (!response.ok) throw await errorOf(response);
-        const timing = /dur=([0-9.]+)/.exec(response.headers.get("Server-Timing") || "");
-        state.stats.serverMs = timing ? Number(timing[1]) : 0;
-        const counts = renderer.setMesh(await response.arrayBuffer());
+        t = lap(phases, "request", t);
+        const server = {};
+        for (const m of (response.headers.get("Server-Timing") || "").matchAll(/([A-Za-z]+);dur=([0-9.]+)/g)) server[m[1]] = Number(m[2]);
+        state.stats.serverMs = server.compute || 0;
+        state.stats.serverStages = server;
+        const answer = await response.arrayBuffer();
+        t = lap(phases, "transfer", t);
+        const counts = renderer.setMesh(answer);
+        t = lap(phases, "upload", t);
         state.stats.triangles = counts.triangles;
         state.stats.vertices = counts.vertices;
+        state.stats.uploadedBytes = counts.uploadedBytes;
         lastBody = body;
       }
       draw(mesh);
+      t = lap(phases, "draw", t);
       await new Promise((r) => requestAnimationFrame(r));
+      lap(phases, "present", t);
       state.stats.roundTripMs = performance.now() - started;
       state.stats.clientMs = Math.max(0, state.stats.roundTripMs - state.stats.serverMs);
+      state.stats.phases = phases;
       state.stats.frames += 1;
       showError(null);
       batch.forEach((w) => w.resolve(stats()));
@@ -281,7 +300,7 @@
 
   // ---- window.meshgeo ---------------------------------------------------------------------------
 
-  function stats() { return Object.assign({}, state.stats); }
+  function stats() { return Object.assign({}, state.stats, { phases: Object.assign({}, state.stats.phases), serverStages: Object.assign({}, state.stats.serverStages) }); }
   function firstSteps(mesh) {
     let steps = 0;
     while (steps < 3 && 2 * mesh.faces.length * Math.pow(4, steps + 1) <= FIRST_STEPS_TRIANGLES) steps++;
@@ -365,7 +384,7 @@
   window.meshgeo = {
     load: (meshJSON) => load(meshJSON, false),
     mesh: () => clone(state.mesh),
-    displayed: () => displayed(),
+    displayed: () => clone(displayed()),
     setVertex, set, hit, stats,
     shade: (content, point, normal, mesh) => S.shade(mesh || displayed(), content, point, normal),
     view: () => Object.assign({}, state.view),

@@ -12,8 +12,9 @@ struct APIRoutes: Sendable {
     let document: MeshDocument
 
     /// Reads the body (bounded), runs `body` on it, and times it: the `Server-Timing` header
-    /// carries the milliseconds spent after the body arrived.
-    func handle(_ request: Request, _ body: (RequestBody) throws -> Response) async throws -> Response {
+    /// carries the milliseconds spent after the body arrived (`compute`), then those of each stage
+    /// (``ServerTiming``).
+    func handle(_ request: Request, _ body: (RequestBody, inout ServerTiming) throws -> Response) async throws -> Response {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > MeshServer.maximumBodyBytes {
             throw APIError.tooLarge
         }
@@ -23,19 +24,18 @@ struct APIRoutes: Sendable {
         } catch let error as HTTPResponseError where error.status == .contentTooLarge {
             throw APIError.tooLarge
         }
-        let start = ContinuousClock.now
+        var timing = ServerTiming()
         let parsed = try RequestBody(Array(buffer.readableBytesView))
+        timing.lap("read")
         var response: Response
         do {
-            response = try body(parsed)
+            response = try body(parsed, &timing)
         } catch let error as MeshError {
             throw APIError(error)
         } catch let error as ImageError {
             throw APIError(.unprocessableContent, path: "", "\(error)")
         }
-        let elapsed = ContinuousClock.now - start
-        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) * 1e-15
-        if let name = HTTPField.Name("Server-Timing") { response.headers[name] = "compute;dur=\(String(format: "%.3f", ms))" }
+        if let name = HTTPField.Name("Server-Timing") { response.headers[name] = timing.header }
         return response
     }
 
@@ -57,8 +57,9 @@ struct APIRoutes: Sendable {
     }
 
     /// `{mesh, steps, diagonal, space, sort, format}` → the triangles in draw order.
-    func tessellate(_ body: RequestBody) throws -> Response {
+    func tessellate(_ body: RequestBody, timing: inout ServerTiming) throws -> Response {
         let request = try TessellationRequest(body, budget: service.triangleBudget)
+        timing.lap("mesh")
         let space = try body.choice("space", CoordinateSpace.self) ?? .unit
         let sort = try PainterSorter.Mode.named(body)
         let binary: Bool
@@ -67,13 +68,18 @@ struct APIRoutes: Sendable {
         case "binary": binary = true
         case let other: throw APIError(.badRequest, path: "format", "'\(other)' is not one of json, binary")
         }
-        let mesh = try service.tessellate(request.document, options: request.options, space: space, sort: sort)
-        // The command line's last check before writing: no NaN or infinity leaves the server.
-        try mesh.checkFinite(asFloat32: binary)
-        var response =
-            binary
-            ? APIRoutes.bytes(MeshEncoding.binary(mesh), type: "application/octet-stream")
-            : APIRoutes.bytes(MeshEncoding.json(mesh), type: "application/json")
+        let mesh = try service.tessellate(request.document, options: request.options, space: space, sort: sort, timing: &timing)
+        // The command line's last check before writing: no NaN or infinity leaves the server (the
+        // binary encoder makes it as it converts).
+        var response: Response
+        if binary {
+            response = Response(
+                status: .ok, headers: [.contentType: "application/octet-stream"], body: .init(byteBuffer: try MeshEncoding.binary(mesh)))
+        } else {
+            try mesh.checkFinite()
+            response = APIRoutes.bytes(MeshEncoding.json(mesh), type: "application/json")
+        }
+        timing.lap("encode")
         if let name = HTTPField.Name("Mesh-Triangles") { response.headers[name] = "\(mesh.triangleCount)" }
         return response
     }
@@ -88,7 +94,8 @@ struct APIRoutes: Sendable {
         return APIRoutes.bytes(Array("{\"hits\":[\(lines.joined(separator: ","))]}\n".utf8), type: "application/json")
     }
 
-    /// `{mesh, steps, diagonal, scale, opacity, sort}` → a PNG, as `meshgeo render`.
+    /// `{mesh, steps, diagonal, scale, opacity, sort, texture}` → a PNG, as `meshgeo render`
+    /// (`texture`: a base64 PNG or JPEG, as `--texture` reads a file).
     func render(_ body: RequestBody) throws -> Response {
         let request = try TessellationRequest(body, budget: service.triangleBudget)
         var options = RenderOptions(tessellation: request.options)
@@ -98,7 +105,8 @@ struct APIRoutes: Sendable {
             options.opacity = opacity
         }
         if body.raw("sort") != nil { options.sort = try PainterSorter.Mode.named(body) }
-        return APIRoutes.bytes(try service.png(request.document, options: options), type: "image/png")
+        let texture = try body.texture(maximumPixels: MeshService.maximumPixels)
+        return APIRoutes.bytes(try service.png(request.document, texture: texture, options: options), type: "image/png")
     }
 
     /// `{mesh, steps, diagonal, format: obj|glb}` → the file `meshgeo tessellate` writes.

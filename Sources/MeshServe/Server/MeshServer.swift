@@ -42,6 +42,7 @@ public struct MeshServer: Sendable {
 
     /// Serves until the process is interrupted (SIGINT or SIGTERM stop it gracefully).
     public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
+        HeapTuning.apply()
         try await application(onListening: onListening).runService()
     }
 
@@ -57,10 +58,10 @@ public struct MeshServer: Sendable {
         router.get("/api/mesh") { _, _ in APIRoutes.bytes(routes.document.jsonBytes(), type: "application/json") }
         router.get("/api/examples") { _, _ in routes.examples() }
         router.get("/api/examples/:name") { _, context in try routes.example(try context.parameters.require("name")) }
-        router.post("/api/tessellate") { request, _ in try await routes.handle(request) { try routes.tessellate($0) } }
-        router.post("/api/hit") { request, _ in try await routes.handle(request) { try routes.hit($0) } }
-        router.post("/api/render") { request, _ in try await routes.handle(request) { try routes.render($0) } }
-        router.post("/api/export") { request, _ in try await routes.handle(request) { try routes.export($0) } }
+        router.post("/api/tessellate") { request, _ in try await routes.handle(request) { try routes.tessellate($0, timing: &$1) } }
+        router.post("/api/hit") { request, _ in try await routes.handle(request) { body, _ in try routes.hit(body) } }
+        router.post("/api/render") { request, _ in try await routes.handle(request) { body, _ in try routes.render(body) } }
+        router.post("/api/export") { request, _ in try await routes.handle(request) { body, _ in try routes.export(body) } }
         return router
     }
 }
