@@ -14,6 +14,8 @@ for i in $(seq "$rounds"); do
     echo "== round $i $(date -u +%H:%M:%S)" >>"$log"
     peer w1 | grep steps3 >>"$log"
     "$meshgeo" bench --workload w1 --threads 1 --runs 11 --variant steps3-points >>"$log"
+    peer w1_full >>"$log"
+    "$meshgeo" bench --workload w1 --threads 1 --runs 11 --variant steps3 --variant frame >>"$log"
     peer w2 >>"$log"
     "$meshgeo" bench --workload w2 --threads 1 --runs 5 --variant build --variant rays-compact >>"$log"
     peer w3 | grep -v stable >>"$log"
@@ -33,7 +35,8 @@ for line in open(sys.argv[1]):
     if not m:
         continue
     s, t, r = float(m.group(1)), line.split(), rounds[-1]
-    if line.startswith("w1 scipy"): r["scipy"] = s
+    if line.startswith("w1 scipy full"): r["scipy-full"] = s
+    elif line.startswith("w1 scipy"): r["scipy"] = s
     elif "embree rays" in line: r["embree"] = s
     elif "embree build" in line: pass
     elif "numpy argsort" in line: r["numpy"] = s
@@ -48,4 +51,6 @@ for r in rounds:
           f" frames order {r['bsp3-frames-order@1'] / r['depth@1']:.2f}x"
           f" | W4 {ms('n1001@1'):.1f}/{ms('banded'):.1f} ms {r['banded'] / r['n1001@1']:.2f}x,"
           f" frames {r['banded'] / r['n1001-frames@1']:.2f}x, 2 threads {r['banded'] / r['n1001@2']:.2f}x")
+    print(f"{r['at']}  W1 full {ms('steps3@1'):.2f}/{ms('scipy-full'):.2f} ms {r['scipy-full'] / r['steps3@1']:.2f}x"
+          f" | W1 frame {ms('frame@1'):.2f} ms")
 PY

@@ -8,6 +8,10 @@ to ±40% between runs on shared machines, so it compares our figures with these,
 minutes. The inputs follow the workloads of Docs/performance.md closely enough for timing:
 - W1: the ripple's control grid (101 × 101 points, mirrored ends) evaluated as a tensor product of
   cubic B-spline design matrices at (100·2ⁿ + 1)² points, three coordinates (positions only);
+- W1 full samples (`w1_full`): the same at steps 3, with what `meshgeo bench`'s `steps3` writes:
+  positions, the layer coordinates (`from`, two more coordinates) and unit normals from the
+  derivative design matrices (the ripple's weights are all 1, so the polynomial tensor product
+  gives the same samples as our rational one, with less work for the peer);
 - W2: Embree through embreex (`pip install embreex`; skipped when missing) on the steps-3 ripple
   grid (801 × 801 points, two triangles a quad): the scene build, and 1,000,000 rays along −z from
   random points over the unit square at z = 1, answered with distance, triangle and barycentric
@@ -57,6 +61,38 @@ def w1():
         def evaluate():
             return [B @ (B @ c.T).T for c in control]
         report(f"w1 scipy steps{steps}", n * n, "points", median_time(evaluate, runs=5 if steps < 4 else 3))
+
+
+def w1_full():
+    faces, steps = 100, 3
+    x, y, z, _ = ripple_grid(faces + 1)  # the control points; `from` is (x, y) of the flat grid
+    def extend(a):
+        a = np.vstack([2 * a[0] - a[1], a, 2 * a[-1] - a[-2]])
+        return np.hstack([2 * a[:, :1] - a[:, 1:2], a, 2 * a[:, -1:] - a[:, -2:-1]])
+    to = [extend(c) for c in (x, y, z)]
+    layer = [extend(c) for c in (x, y)]
+    m = faces + 3
+    knots = np.arange(-3, m + 1, dtype=float)
+    n = faces * 2**steps + 1
+    t = np.linspace(0, faces, n)
+    B = BSpline.design_matrix(t, knots, 3).tocsr()
+    # Derivatives of the uniform cubic basis: N'ᵢ,₃ = Nᵢ,₂ − Nᵢ₊₁,₂ (knot spacing 1).
+    quadratic = BSpline.design_matrix(t, knots, 2).tocsr()
+    D = (quadratic[:, :-1] - quadratic[:, 1:]).tocsr()
+    def evaluate():
+        # Grid value (v_j, u_i) = Σ B[j, a] C[a, b] B[i, b]; along u the derivative takes D for
+        # the second factor, along v for the first.
+        position, du, dv = [], [], []
+        for c in to:
+            along_u, along_u_d = B @ c.T, D @ c.T
+            position.append(B @ along_u.T)
+            du.append(B @ along_u_d.T)
+            dv.append(D @ along_u.T)
+        from_ = [B @ (B @ c.T).T for c in layer]
+        normal = np.cross(np.stack(du, -1), np.stack(dv, -1))
+        normal /= np.linalg.norm(normal, axis=-1, keepdims=True)
+        return position, from_, normal
+    report(f"w1 scipy full steps{steps}", n * n, "points", median_time(evaluate, runs=5))
 
 
 def ripple_grid(n=801):
@@ -128,6 +164,7 @@ def w4():
 
 if __name__ == "__main__":
     w1()
+    w1_full()
     w2()
     w3()
     w4()

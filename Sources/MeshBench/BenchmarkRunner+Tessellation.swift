@@ -5,7 +5,8 @@ extension BenchmarkRunner {
     /// W1: evaluation of an already refined plan at steps 1…4: whole samples (limit points with
     /// `from` and normals) into fresh arrays (`stepsN`) and into last frame's arrays
     /// (`stepsN-frames`); limit positions alone, what the peers' figures count, likewise
-    /// (`stepsN-points`, `stepsN-points-frames`); and the refinement of the topology at steps 3.
+    /// (`stepsN-points`, `stepsN-points-frames`); a frame of an animation (`frame`); and the
+    /// refinement of the topology at steps 3.
     func tessellation(threads: Int, progress: (String) -> Void) throws -> [BenchmarkFigure] {
         let document = BenchmarkInputs.ripple()
         let mesh = document.mesh
@@ -37,6 +38,7 @@ extension BenchmarkRunner {
                         workload: .w1, variant: variant, threads: threads, size: plan.pointCount, timing: seconds, unit: "points"))
             }
         }
+        figures += try animationFrame(threads: threads, progress: progress)
         figures += try automaticSteps(threads: threads, progress: progress)
         guard wants("refine3") else { return figures }
         progress("w1 refine3")
@@ -47,6 +49,37 @@ extension BenchmarkRunner {
         figures.append(
             BenchmarkFigure.measured(workload: .w1, variant: "refine3", threads: threads, size: points, timing: refine, unit: "points"))
         return figures
+    }
+
+    /// A frame of an animation (`frame`): the 50 × 50 ripple on the reference layer (tilted) at
+    /// steps 3, its tessellator (plan and triangles) made beforehand, as an animation makes it
+    /// once; each frame then evaluates the points-space positions and normals into last frame's
+    /// arrays and takes the depth order of the 320,000 triangles, what a renderer needs to draw
+    /// the frame. The size reported is the triangles.
+    func animationFrame(threads: Int, progress: (String) -> Void) throws -> [BenchmarkFigure] {
+        guard wants("frame") else { return [] }
+        progress("w1 frame")
+        let reference = BenchmarkInputs.ripple()
+        let document = MeshDocument(mesh: try BenchmarkInputs.rippleGrid(faces: 50), layer: reference.layer)
+        let tessellator = try Tessellator(mesh: document.mesh, options: TessellationOptions(steps: .fixed(3)))
+        let geometry = document.geometry
+        var mesh = try tessellator.tessellate(document.mesh, geometry: geometry, space: .points)
+        let topology = try SurfaceTopology(faces: document.mesh.faces, vertexCount: document.mesh.vertices.count)
+        let weights = topology.vertexWeights(faces: document.mesh.faces)
+        var order: [Int32]? = nil
+        let seconds = try median {
+            try tessellator.plan.evaluatePoints(
+                vertices: document.mesh.vertices, weights: weights, pointScale: geometry.pointScale, positions: &mesh.positions,
+                normals: &mesh.normals)
+            order = try PainterSorter.depthOrder(mesh: mesh, geometry: geometry)
+        }
+        guard order?.count == mesh.triangleCount else {
+            throw MeshError(.unsupported, path: "", "the W1 frame must need no clipping")
+        }
+        return [
+            BenchmarkFigure.measured(
+                workload: .w1, variant: "frame", threads: threads, size: mesh.triangleCount, timing: seconds, unit: "triangles")
+        ]
     }
 
     /// Automatic steps (issue 5's benchmark): the ripple on a 1000 × 1000 pt layer, depth scaled by

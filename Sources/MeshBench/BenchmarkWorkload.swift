@@ -15,7 +15,9 @@ package enum BenchmarkWorkload: String, CaseIterable, Sendable {
         switch self {
         case .w1:
             let kinds = ["", "-frames", "-points", "-points-frames"]
-            return kinds.flatMap { kind in (1...4).map { "steps\($0)\(kind)" } } + ["auto", "auto-uniform", "auto-steps1", "refine3"]
+            return kinds.flatMap { kind in (1...4).map { "steps\($0)\(kind)" } } + [
+                "frame", "auto", "auto-uniform", "auto-steps1", "refine3",
+            ]
         case .w2: return ["build", "rays", "rays-compact"]
         case .w3: return ["depth", "depth-mesh", "bsp3", "bsp3-frames", "bsp3-order", "bsp3-frames-order", "bsp"]
         case .w4: return ["n101", "n101-frames", "n1001", "n1001-frames", "fit1001"]

@@ -29,17 +29,23 @@ extension SubdivisionPlan {
     /// Writes the grid points each regular patch owns into `points` (which must hold
     /// ``pointCount`` samples), from the control values `data`.
     func writeRegularPatchPoints(data: UnsafeBufferPointer<Homogeneous>, pointScale: SIMD3<Double>, into points: inout SurfaceSamples) {
+        points.withOutput { output in
+            writeRegularPatchSamples(data: data, pointScale: pointScale, into: output)
+        }
+    }
+
+    /// Writes the grid points each regular patch owns into `output`, whose arrays hold
+    /// ``pointCount`` samples (the layer points only when `output` has them).
+    func writeRegularPatchSamples(data: UnsafeBufferPointer<Homogeneous>, pointScale: SIMD3<Double>, into output: SampleOutput) {
         guard steps > 0 else { return }
         let n = resolution
         let basis = PatchBasis(parameters: (0...n).map { Double($0) / Double(n) })
-        points.withOutput { output in
-            forRegularPatchChunks(pointsPerPatch: (n + 1) * (n + 1)) { table, range, indices, weights, quadCorners in
-                PatchKernel.withScratch(columns: n + 1) { kernel in
-                    for k in range {
-                        table.gather(k, data: data, indices: indices, weights: weights, into: kernel.control)
-                        PatchKernel.gridSlots(face: Int(table.faces[k]), owns: table.owns[k], n: n, quads: quadCorners, into: kernel.slots)
-                        kernel.evaluate(uBasis: basis, vBasis: basis, scale: pointScale, output: output)
-                    }
+        forRegularPatchChunks(pointsPerPatch: (n + 1) * (n + 1)) { table, range, indices, weights, quadCorners in
+            PatchKernel.withScratch(columns: n + 1) { kernel in
+                for k in range {
+                    table.gather(k, data: data, indices: indices, weights: weights, into: kernel.control)
+                    PatchKernel.gridSlots(face: Int(table.faces[k]), owns: table.owns[k], n: n, quads: quadCorners, into: kernel.slots)
+                    kernel.evaluate(uBasis: basis, vBasis: basis, scale: pointScale, output: output)
                 }
             }
         }
@@ -138,9 +144,13 @@ package func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
 
 /// Raw output arrays that parallel patches write disjoint slots of.
 struct SampleOutput: @unchecked Sendable {
-    let from: UnsafeMutablePointer<LayerPoint>
+    /// `nil`: the layer points are neither computed nor written.
+    let from: UnsafeMutablePointer<LayerPoint>?
     let to: UnsafeMutablePointer<Point3D>
     let normals: UnsafeMutablePointer<Point3D>
+    /// `nil`: positions in unit coordinates; otherwise each position is multiplied by this (the
+    /// point scale) as it is written, the same product a caller would take afterwards.
+    var positionScale: SIMD3<Double>? = nil
 }
 
 extension SurfaceSamples {
@@ -213,7 +223,6 @@ struct PatchKernel {
                         let position = b.x * c[0] + b.y * c[1] + b.z * c[2] + b.w * c[3]
                         let du = b.x * c[4] + b.y * c[5] + b.z * c[6] + b.w * c[7]
                         let dv = d.x * c[0] + d.y * c[1] + d.z * c[2] + d.w * c[3]
-                        let layer = b.x * f[0] + b.y * f[1] + b.z * f[2] + b.w * f[3]
                         let w = position.w
                         let p = SIMD3(position.x, position.y, position.z) / w
                         // Tangents of the rational surface, (T̃ − P·dW) / W, in points space; the
@@ -222,10 +231,10 @@ struct PatchKernel {
                         let tv = (SIMD3(dv.x, dv.y, dv.z) - p * dv.w) * scale
                         let n = SIMD3(tu.y * tv.z - tu.z * tv.y, tu.z * tv.x - tu.x * tv.z, tu.x * tv.y - tu.y * tv.x)
                         let l = (n * n).sum().squareRoot()
-                        output.from[slot] = layer / w
-                        output.to[slot] = p
+                        output.to[slot] = output.positionScale.map { p * $0 } ?? p
                         // As `normalized()`: a degenerate normal becomes +z.
                         output.normals[slot] = l > 0 && l.isFinite ? n / l : Point3D(0, 0, 1)
+                        if let from = output.from { from[slot] = (b.x * f[0] + b.y * f[1] + b.z * f[2] + b.w * f[3]) / w }
                     }
                 }
             }
