@@ -353,7 +353,9 @@ private func maxVertexDifference(_ a: MeshTransform, _ b: MeshTransform) -> Doub
     /// The tensor solver's own sweeps over LAPACK's `dgttrf` factors give what LAPACKE_dgtsv
     /// gives when called directly on the same grid: along every row (column-major, one right-hand
     /// side per grid row of every plane), then along every column (row-major, per plane).
-    @Test(arguments: [(1, 1), (1, 6), (7, 12), (40, 3), (5, 70)])
+    /// (130, 3) has more rows than one backward window and its truncation rows; (600, 2) is cut
+    /// into two bands, solved in place through the rows copied aside at their edge.
+    @Test(arguments: [(1, 1), (1, 6), (7, 12), (40, 3), (5, 70), (130, 3), (600, 2)])
     func tensorSweepsMatchLAPACKDgtsv(rows: Int, columns: Int) throws {
         let mesh = try MeshTransform.identity(rows: rows, columns: columns)
         let grid = try #require(RegularGrid(vertexCount: mesh.vertices.count, faces: mesh.faces))
@@ -405,6 +407,72 @@ private func maxVertexDifference(_ a: MeshTransform, _ b: MeshTransform) -> Doub
         // (1, 4, 1)/6 with pinned ends: ‖A‖₁ ≤ 1 + 1/6 and, diagonally dominant by 1/3, ‖A⁻¹‖ ≤ 3
         // (in ∞-norm; the 1-norm estimate is of the same order), so the estimate is far from 0.
         #expect(rcond > 0.05 && rcond <= 1)
+    }
+
+    /// The sweeps' factors are L U = A for the curve operator, forget a disturbance by 2 − √3 a
+    /// step (the root of t² − 4t + 1 that (1, 4, 1) recurrences converge to), and so cut sweeps
+    /// after ⌈64 ln 2 / −ln(2 − √3)⌉ = 34 rows.
+    @Test func curveOperatorFactorsAreLUWithTheirDecay() throws {
+        let m = 40
+        let a = TensorGridSolver.curveOperator(points: m)
+        let f = try #require(DominantTridiagonalFactors(a))
+        // Row i of L U: lᵢ₋₁ uᵢ₋₁,ᵢ₋₁ on the left, lᵢ₋₁ uᵢ₋₁,ᵢ + uᵢᵢ on the diagonal, uᵢ,ᵢ₊₁ on the right.
+        let pivot = f.inversePivots.map { 1 / $0 }
+        for i in 0..<m {
+            let left = i > 0 ? f.multipliers[i - 1] * pivot[i - 1] : 0
+            let diagonal = (i > 0 ? f.multipliers[i - 1] * f.backward[i - 1] * pivot[i - 1] : 0) + pivot[i]
+            let right = f.backward[i] * pivot[i]
+            #expect(abs(left - (i > 0 ? a.sub[i - 1] : 0)) < 1e-15)
+            #expect(abs(diagonal - a.diagonal[i]) < 1e-15)
+            #expect(abs(right - (i + 1 < m ? a.sup[i] : 0)) < 1e-15)
+        }
+        #expect(abs(f.decay - (2 - 3.0.squareRoot())) < 1e-12)
+        #expect(f.truncationRows == 34)
+        // Not diagonally dominant: no factors, so never a truncated sweep.
+        #expect(DominantTridiagonalFactors(TridiagonalMatrix(sub: [1], diagonal: [1, 1], sup: [1])) == nil)
+    }
+
+    /// A grid large enough that every pass of the fit runs in several bands and the solve in two
+    /// bands of rows, with weights that disagree between faces: its limit points, computed from the
+    /// surface's own limit masks (the sparse operator of the banded path, not the tensor product),
+    /// are the targets.
+    @Test func largeGridMeetsItsTargetsThroughTheLimitMasks() throws {
+        let mesh = try FitFixtures.grid(rows: 600, columns: 110, seed: 21) { _, _, rng in rng.uniform(0.4...2.5) }
+        #expect(TensorSweep.bandCount(rows: 601) == 2)
+        let result = try SurfaceFit().fit(mesh)
+        #expect(result.solver == .tensorGrid)
+        let topology = try SurfaceTopology(faces: mesh.faces, vertexCount: mesh.vertices.count)
+        let limit = LimitOperator(level: topology.level)
+        let weights = topology.vertexWeights(faces: mesh.faces)
+        let denominator = limit.apply(weights)
+        var worst = 0.0
+        for k in 0..<5 {
+            func component(_ v: MeshVertex) -> Double { k < 2 ? v.from[k] : v.to[k - 2] }
+            let numerator = limit.apply(zip(result.mesh.vertices, weights).map { component($0.0) * $0.1 })
+            for i in mesh.vertices.indices {
+                worst = max(worst, abs(numerator[i] / denominator[i] - component(mesh.vertices[i])))
+            }
+        }
+        #expect(worst <= 1e-12, "a limit point misses its target by \(worst)")
+    }
+
+    /// On the grid path the numbers are checked inside the fit's passes; a bad one is still named
+    /// as the checks in order name it: the first bad vertex before any bad weight.
+    @Test func badNumbersOfAGridAreNamedInOrder() throws {
+        let grid = try FitFixtures.grid(rows: 3, columns: 4)
+        var badVertex = grid, badWeight = grid
+        badVertex.vertices[7].to.z = .nan
+        badVertex.vertices[9].from.x = .infinity
+        badWeight.faces[5].weights[2] = -1
+        var both = badWeight
+        both.vertices[9].from.x = .infinity
+        for (mesh, path) in [(badVertex, "vertices[7].to[2]"), (badWeight, "faces[5].w[2]"), (both, "vertices[9].from[0]")] {
+            for solver in [SurfaceFit.Solver.automatic, .tensorGrid] {
+                let error = #expect(throws: MeshError.self) { try SurfaceFit(solver: solver).fit(mesh) }
+                #expect(error?.kind == .invalidValue)
+                #expect(error?.path == path, "\(String(describing: error))")
+            }
+        }
     }
 
     // MARK: Meshes without a fit

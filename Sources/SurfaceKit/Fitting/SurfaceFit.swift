@@ -49,12 +49,18 @@ public extension SurfaceFit {
     /// `.limitExceeded` when banded storage would exceed ``maximumBandBytes`` (the message states
     /// the size); `.unsupported` when ``Solver/tensorGrid`` is asked of a mesh that is not a grid.
     func fit(_ mesh: MeshTransform) throws -> Result {
-        for (i, v) in mesh.vertices.enumerated() { try MeshTransform.checkVertex(v, index: i) }
-        for (f, face) in mesh.faces.enumerated() { try MeshTransform.checkWeights(face, index: f) }
         // Nothing to solve: an empty mesh is its own fit (and LAPACK rejects zero-order systems).
         guard !mesh.vertices.isEmpty else {
             return Result(mesh: mesh, solver: solver == .tensorGrid ? .tensorGrid : .banded, reciprocalCondition: 1, bandwidths: nil)
         }
+        // A row-major grid checks its numbers and faces inside the fit's own passes; on any bad
+        // number the checks below run in order and name the first.
+        if solver != .banded, mesh.faces.count > 0 {
+            let outcome = try GridFit.rowMajor(mesh, minimumReciprocalCondition: minimumReciprocalCondition)
+            if case .fitted(let vertices, let rcond) = outcome { return fitted(mesh, vertices, reciprocalCondition: rcond) }
+        }
+        for (i, v) in mesh.vertices.enumerated() { try MeshTransform.checkVertex(v, index: i) }
+        for (f, face) in mesh.faces.enumerated() { try MeshTransform.checkWeights(face, index: f) }
         let numbering = solver == .banded ? nil : GridNumbering(vertexCount: mesh.vertices.count, faces: mesh.faces)
         if solver == .tensorGrid, numbering == nil {
             throw MeshError(
@@ -64,20 +70,9 @@ public extension SurfaceFit {
         let weights = SurfaceFit.vertexWeights(faces: mesh.faces, vertexCount: mesh.vertices.count)
         var result = mesh
         if let numbering {
-            let tensor = TensorGridSolver(grid: numbering.grid)
-            guard let vertexAt = numbering.vertexAt else {
-                var planes = FitPlanes(targets: mesh.vertices, rowWeights: tensor.apply(weights))
-                let rcond = try tensor.solve(&planes, minimumReciprocalCondition: minimumReciprocalCondition)
-                result.vertices = try planes.controlVertices(weights: weights)
-                return Result(mesh: result, solver: .tensorGrid, reciprocalCondition: rcond, bandwidths: nil)
-            }
-            // Solved in grid order, then each control point put back at its own vertex.
-            let gridWeights = vertexAt.map { weights[$0] }
-            var planes = FitPlanes(targets: vertexAt.map { mesh.vertices[$0] }, rowWeights: tensor.apply(gridWeights))
-            let rcond = try tensor.solve(&planes, minimumReciprocalCondition: minimumReciprocalCondition)
-            let fitted = try planes.controlVertices(weights: gridWeights, vertexAt: vertexAt)
-            for (g, v) in vertexAt.enumerated() { result.vertices[v] = fitted[g] }
-            return Result(mesh: result, solver: .tensorGrid, reciprocalCondition: rcond, bandwidths: nil)
+            let grid = GridFit(grid: numbering.grid, vertexAt: numbering.vertexAt)
+            let outcome = try grid.fit(mesh, vertexWeights: weights, minimumReciprocalCondition: minimumReciprocalCondition)
+            if case .fitted(let vertices, let rcond) = outcome { return fitted(mesh, vertices, reciprocalCondition: rcond) }
         }
         let topology = try SurfaceTopology(faces: mesh.faces, vertexCount: mesh.vertices.count)
         let limit = LimitOperator(level: topology.level)
@@ -93,6 +88,13 @@ public extension SurfaceFit {
 }
 
 extension SurfaceFit {
+    /// `mesh` with new control points, from the tensor-product path.
+    private func fitted(_ mesh: MeshTransform, _ vertices: [MeshVertex], reciprocalCondition: Double) -> Result {
+        var result = mesh
+        result.vertices = vertices
+        return Result(mesh: result, solver: .tensorGrid, reciprocalCondition: reciprocalCondition, bandwidths: nil)
+    }
+
     /// A vertex's weight: the mean of the weights its faces give it, 1 for a vertex of no face
     /// (Docs/surface.md; the same rule as ``SurfaceTopology/vertexWeights(faces:)``, without needing the
     /// topology, which the grid path never builds).

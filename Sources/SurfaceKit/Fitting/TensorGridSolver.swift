@@ -1,5 +1,3 @@
-import Dispatch
-
 /// The fitting system of a ``RegularGrid`` solved as a tensor product.
 ///
 /// On the grid every limit mask factors into one curve mask per direction: an interior vertex's
@@ -51,39 +49,38 @@ struct TensorGridSolver: Sendable {
     /// of S (the product of the two directions' estimates: 1-norms multiply over Kronecker
     /// products).
     ///
-    /// Each direction's curve operator is factored by LAPACK (`dgttrf`, `dgtcon`); the factors are
-    /// then swept over the grid: along each row eight rows at a time, lane by lane, and along each
-    /// column over whole row segments, so every step is vector arithmetic on memory that is
-    /// already in cache. (`dgtsv` itself, called on the same layout, is several times slower:
-    /// its forward sweep strides across the right-hand sides and its backward sweep is a serial
-    /// chain of divisions per right-hand side.)
+    /// The curve operators are factored once each and swept over the grid by ``TensorSweep``:
+    /// every value is read once and written once, rows eight at a time along the row and all
+    /// columns at once down the columns. (`dgtsv` itself, called on the same layout, is several
+    /// times slower: its forward sweep strides across the right-hand sides and its backward sweep
+    /// is a serial chain of divisions per right-hand side.)
     func solve(_ planes: inout FitPlanes, minimumReciprocalCondition: Double) throws -> Double {
-        let (along, across, rcond) = try factors(minimumReciprocalCondition: minimumReciprocalCondition)
+        let (sweep, rcond) = try sweep(minimumReciprocalCondition: minimumReciprocalCondition)
         planes.values.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            sweep(source: UnsafePointer(base), destination: base, along: along, across: across)
+            sweep.solve(planes: FitPlanes.componentCount, source: UnsafePointer(base), destination: base)
         }
         return rcond
     }
 
     /// Solves S Q = B for the planes `rightHandSides` and returns the solutions as new planes,
     /// leaving `rightHandSides` as it was (what a caller that keeps B, or the benchmark, needs).
-    /// The copy costs nothing extra: the first sweep reads B and writes its results straight into
-    /// the new planes, whose memory is advised as huge pages (fresh 4 KiB pages cost more to fault
-    /// in than the solve costs to compute).
+    /// The copy costs nothing extra: the sweep reads B and writes its results straight into the
+    /// new planes, whose memory is advised as huge pages (fresh 4 KiB pages cost more to fault in
+    /// than the solve costs to compute).
     func solved(_ rightHandSides: FitPlanes, minimumReciprocalCondition: Double) throws -> (planes: FitPlanes, reciprocalCondition: Double)
     {
-        let (along, across, rcond) = try factors(minimumReciprocalCondition: minimumReciprocalCondition)
-        return (fresh(rightHandSides, along: along, across: across), rcond)
+        let (sweep, rcond) = try sweep(minimumReciprocalCondition: minimumReciprocalCondition)
+        return (fresh(rightHandSides, sweep: sweep), rcond)
     }
 
     /// The solution for `rightHandSides` in new planes advised as huge pages.
-    private func fresh(_ rightHandSides: FitPlanes, along: TridiagonalLU, across: TridiagonalLU) -> FitPlanes {
+    private func fresh(_ rightHandSides: FitPlanes, sweep: TensorSweep) -> FitPlanes {
         let values = [Double](unsafeUninitializedCapacity: rightHandSides.values.count) { out, initialized in
             adviseHugePages(UnsafeMutableRawBufferPointer(out))
             rightHandSides.values.withUnsafeBufferPointer { source in
                 if let from = source.baseAddress, let to = out.baseAddress {
-                    sweep(source: from, destination: to, along: along, across: across)
+                    sweep.solve(planes: FitPlanes.componentCount, source: from, destination: to)
                 }
             }
             initialized = rightHandSides.values.count
@@ -98,101 +95,39 @@ struct TensorGridSolver: Sendable {
     /// take about as long as the solve on a 1001² grid (40 MB). `solution` is replaced by new
     /// planes when its size differs or its storage is shared.
     func solve(_ rightHandSides: FitPlanes, into solution: inout FitPlanes, minimumReciprocalCondition: Double) throws -> Double {
-        let (along, across, rcond) = try factors(minimumReciprocalCondition: minimumReciprocalCondition)
+        let (sweep, rcond) = try sweep(minimumReciprocalCondition: minimumReciprocalCondition)
         guard solution.count == rightHandSides.count, solution.values.count == rightHandSides.values.count else {
-            solution = fresh(rightHandSides, along: along, across: across)
+            solution = fresh(rightHandSides, sweep: sweep)
             return rcond
         }
         rightHandSides.values.withUnsafeBufferPointer { source in
             // Unique storage after this call's copy-on-write check, so never the source's.
             solution.values.withUnsafeMutableBufferPointer { out in
                 if let from = source.baseAddress, let to = out.baseAddress {
-                    sweep(source: from, destination: to, along: along, across: across)
+                    sweep.solve(planes: FitPlanes.componentCount, source: from, destination: to)
                 }
             }
         }
         return rcond
     }
 
-    /// Both directions' LU factors and the reciprocal condition estimate of S; throws when S is
-    /// singular or too ill-conditioned.
-    private func factors(minimumReciprocalCondition: Double) throws -> (TridiagonalLU, TridiagonalLU, Double) {
-        let alongFactors = TridiagonalLU.factor(TensorGridSolver.curveOperator(points: grid.vertexColumns))
-        let acrossFactors = TridiagonalLU.factor(TensorGridSolver.curveOperator(points: grid.vertexRows))
-        guard let along = alongFactors.lu, let across = acrossFactors.lu else {
+    /// The sweep over both directions' factors and the reciprocal condition estimate of S (from
+    /// LAPACK's `dgttrf` and `dgtcon`); throws when S is singular or too ill-conditioned.
+    func sweep(minimumReciprocalCondition: Double) throws -> (TensorSweep, Double) {
+        let alongMatrix = TensorGridSolver.curveOperator(points: grid.vertexColumns)
+        let acrossMatrix = TensorGridSolver.curveOperator(points: grid.vertexRows)
+        let alongLAPACK = TridiagonalLU.factor(alongMatrix), acrossLAPACK = TridiagonalLU.factor(acrossMatrix)
+        guard let alongLU = alongLAPACK.lu, let acrossLU = acrossLAPACK.lu,
+            let along = DominantTridiagonalFactors(alongMatrix), let across = DominantTridiagonalFactors(acrossMatrix)
+        else {
             throw SurfaceFit.singularSystem(
                 reciprocalCondition: 0, threshold: minimumReciprocalCondition,
-                zeroPivot: alongFactors.zeroPivot ?? acrossFactors.zeroPivot)
+                zeroPivot: alongLAPACK.zeroPivot ?? acrossLAPACK.zeroPivot)
         }
-        let rcond = along.reciprocalCondition * across.reciprocalCondition
+        let rcond = alongLU.reciprocalCondition * acrossLU.reciprocalCondition
         guard rcond >= minimumReciprocalCondition else {
             throw SurfaceFit.singularSystem(reciprocalCondition: rcond, threshold: minimumReciprocalCondition)
         }
-        return (along, across, rcond)
-    }
-
-    /// The two sweeps: B is read from `source` and the solution written to `destination` (which
-    /// may be the same memory; every value is read before its slot is written).
-    private func sweep(
-        source: UnsafePointer<Double>, destination: UnsafeMutablePointer<Double>, along: TridiagonalLU, across: TridiagonalLU
-    ) {
-        let nr = grid.vertexRows, nc = grid.vertexColumns
-        let planeCount = FitPlanes.componentCount
-        let input = UncheckedSendable(source), output = UncheckedSendable(destination)
-        // Along each row: the planes are 5·(R + 1) rows of C + 1 values; take them eight at a
-        // time into lanes, solve, put them in place.
-        let rowCount = planeCount * nr
-        let blocks = (rowCount + 7) / 8
-        TensorGridSolver.inChunks(blocks, work: rowCount * nc) { lo, hi in
-            let lanes = UnsafeMutablePointer<SIMD8<Double>>.allocate(capacity: nc)
-            defer { lanes.deallocate() }
-            for block in lo..<hi {
-                let first = 8 * block, count = Swift.min(8, rowCount - first)
-                let rows = input.value + first * nc
-                if count == 8 {
-                    for c in 0..<nc {
-                        let r = rows + c
-                        lanes[c] = SIMD8(r[0], r[nc], r[2 * nc], r[3 * nc], r[4 * nc], r[5 * nc], r[6 * nc], r[7 * nc])
-                    }
-                } else {
-                    for c in 0..<nc {
-                        var v = SIMD8<Double>()
-                        for k in 0..<count { v[k] = rows[k * nc + c] }
-                        lanes[c] = v
-                    }
-                }
-                along.solveLanes(lanes)
-                let out = output.value + first * nc
-                for c in 0..<nc {
-                    let v = lanes[c], r = out + c
-                    for k in 0..<count { r[k * nc] = v[k] }
-                }
-            }
-        }
-        // Along each column: per plane, sweep over the rows in segments of columns narrow
-        // enough that a segment's R + 1 rows stay in cache between the two sweeps: 32 columns
-        // are 256 KB of a 1001² grid, well inside a core's L2 (widths 256, 128, 64, 32 and 16
-        // measured on a 1001² grid: 32 was fastest, 256 took 1.2 times as long).
-        let segment = 32
-        let segments = (nc + segment - 1) / segment
-        TensorGridSolver.inChunks(planeCount * segments, work: rowCount * nc) { lo, hi in
-            for task in lo..<hi {
-                let plane = task / segments, c0 = (task % segments) * segment
-                across.solveRows(output.value + plane * nr * nc + c0, width: Swift.min(segment, nc - c0), stride: nc)
-            }
-        }
-    }
-
-    /// Runs `body` on disjoint ranges of `0..<count`, on all cores when `work` (values touched)
-    /// is large enough to pay for the threads.
-    static func inChunks(_ count: Int, work: Int, _ body: @Sendable (Int, Int) -> Void) {
-        let chunks = Swift.min(ProcessInfoCores.count, count, Swift.max(1, work / 65_536))
-        guard chunks > 1 else {
-            body(0, count)
-            return
-        }
-        DispatchQueue.concurrentPerform(iterations: chunks) { k in
-            body(count * k / chunks, count * (k + 1) / chunks)
-        }
+        return (TensorSweep(rows: grid.vertexRows, columns: grid.vertexColumns, along: along, across: across), rcond)
     }
 }
