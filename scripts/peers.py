@@ -2,6 +2,7 @@
 """Peer figures measured in the same minutes as `meshgeo bench` (numpy and scipy only).
 
     python3 scripts/peers.py            # one-thread medians, one line per figure
+    PEERS_CLOCK=cpu python3 scripts/peers.py   # the same in CPU seconds of the process
 
 Docs/performance.md lists peers measured once on a machine of this kind; absolute times drift by up
 to ±40% between runs on shared machines, so it compares our figures with these, taken in the same
@@ -30,13 +31,18 @@ import scipy.linalg
 from scipy.interpolate import BSpline
 
 
+# PEERS_CLOCK=cpu times CPU seconds of the process instead of wall seconds, as `meshgeo bench`
+# reports beside its wall time: steadier than wall time on a machine shared with other work.
+clock = time.process_time if os.environ.get("PEERS_CLOCK") == "cpu" else time.perf_counter
+
+
 def median_time(body, runs=7):
     body()
     times = []
     for _ in range(runs):
-        t = time.perf_counter()
+        t = clock()
         body()
-        times.append(time.perf_counter() - t)
+        times.append(clock() - t)
     return sorted(times)[len(times) // 2]
 
 

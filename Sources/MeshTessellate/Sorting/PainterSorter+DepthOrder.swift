@@ -82,7 +82,9 @@ extension PainterSorter {
         let r1 = SIMD2(m.row1.z, m.row1.w), r2 = SIMD2(m.row2.z, m.row2.w)
         let r3 = SIMD2(m.row3.z, m.row3.w), r4 = SIMD2(m.row4.z, m.row4.w)
         let count = positions.count
-        let parts = Swift.max(1, Swift.min(ProcessInfoCores.count, SortParallelism.parts, count / SortParallelism.minimumPart))
+        // A part per thread: the parts' smallest and largest depths are joined by min and max,
+        // which give the same result in any grouping, so the count of parts needs no fixing.
+        let parts = Swift.max(1, Swift.min(ProcessInfoCores.count, count / SortParallelism.minimumPart))
         var ranges = [SIMD2<Double>](repeating: SIMD2(.infinity, -.infinity), count: parts)
         positions.withUnsafeBufferPointer { positions in
             ranges.withUnsafeMutableBufferPointer { rb in

@@ -6,7 +6,8 @@ enum SortParallelism {
     /// Items a part of the projection or of the ranked order's first passes takes at least: below
     /// this the pass runs as one part.
     static let minimumPart = 32_768
-    /// The most parts a pass is cut into, and the ranked order's fixed number of parts: fixed, so
-    /// that partial bounds and sums are joined in the same order on any number of cores.
+    /// The ranked order's fixed number of parts in its first pass: fixed, so that partial bounds
+    /// and sums are joined in the same order on any number of cores. (Passes whose parts are
+    /// joined by min, max or "any" take a part per thread instead.)
     static let parts = 8
 }

@@ -20,6 +20,12 @@ struct BucketSorter {
     }
 
     /// Sorts `bucket` (items in triangle order) and writes its triangle indices to `out`.
+    ///
+    /// Inlined into the loop over the buckets, as it was before the sort was cut into files:
+    /// called, its passes were compiled apart from it with the digit width a run-time shift, and
+    /// took 25–30% longer (W3's depth order 4% slower in all). The shifts are masking shifts, so
+    /// no width needs a range check wherever they are compiled.
+    @inline(__always)
     mutating func sort(_ bucket: UnsafeMutableBufferPointer<Item>, into out: UnsafeMutablePointer<Int32>) {
         let m = bucket.count
         if m <= CentroidDepthSort.insertionBucket {
@@ -46,19 +52,19 @@ struct BucketSorter {
                     let q = UInt32(truncatingIfNeeded: bucket[j].tag >> 32)
                     a[j] = q << 16 | UInt32(truncatingIfNeeded: j)
                     c[Int(q & mask)] &+= 1
-                    c[radix + Int(q >> bits)] &+= 1
+                    c[radix + Int(q &>> bits)] &+= 1
                 }
                 Self.startsFromCounts(c, radix: radix)
                 for j in 0..<m {
                     let tag = a[j]
-                    let d = Int((tag >> 16) & mask)
+                    let d = Int((tag &>> 16) & mask)
                     let slot = c[d]
                     c[d] = slot &+ 1
                     b[Int(slot)] = tag
                 }
                 for j in 0..<m {
                     let tag = b[j]
-                    let d = radix + Int(tag >> (16 + bits))
+                    let d = radix + Int(tag &>> (16 + bits))
                     let slot = c[d]
                     c[d] = slot &+ 1
                     a[Int(slot)] = tag
@@ -133,7 +139,7 @@ struct BucketSorter {
                 for item in bucket {
                     let q = item.tag >> 32
                     c[Int(q & mask)] &+= 1
-                    c[radix + Int(q >> bits)] &+= 1
+                    c[radix + Int(q &>> bits)] &+= 1
                 }
                 Self.startsFromCounts(c, radix: radix)
                 for item in bucket {
@@ -144,7 +150,7 @@ struct BucketSorter {
                 }
                 for i in 0..<m {
                     let item = tmp[i]
-                    let d = radix + Int(item.tag >> (32 + bits))
+                    let d = radix + Int(item.tag &>> (32 + bits))
                     let slot = c[d]
                     c[d] = slot &+ 1
                     bucket[Int(slot)] = item

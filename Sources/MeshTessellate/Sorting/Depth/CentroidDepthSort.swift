@@ -48,6 +48,12 @@ enum CentroidDepthSort {
     /// Histogram copies in the key pass: neighbouring triangles often share a bucket, and with one
     /// counter each increment would wait for the previous one.
     static let histogramCopies = 4
+    /// Triangles a part of the key and scatter passes takes at least: below this, waking a thread
+    /// costs more than the part's work.
+    static let minimumPart = 1 << 16
+    /// The most parts: each has its own histograms and cursors (48 KB), which the serial sum of
+    /// the bucket starts reads; the result is the same for any number of parts.
+    static let maximumParts = 64
 
     /// The order of the centroid depths of `triangles` over `vertexCount` vertex depths, which
     /// `depths` writes (into scratch memory the sort reuses once the keys are made), returning the
@@ -72,7 +78,9 @@ enum CentroidDepthSort {
         let scale = Double(1 << codeBits) / (hi - lo)
         guard hi > lo, scale.isFinite, scale > 0 else { return plainOrder(z: z, triangles: triangles) }
 
-        let parts = Swift.max(1, Swift.min(ProcessInfoCores.count, 8, n / (1 << 16)))
+        // A part per thread: each part scatters into its own slice of every bucket, in part order,
+        // so any number of parts gives the same order.
+        let parts = Swift.max(1, Swift.min(ProcessInfoCores.count, maximumParts, n / minimumPart))
         let keysScratch = SortScratch(bytes: n * MemoryLayout<Double>.stride)
         let keys = keysScratch.buffer(of: Double.self, count: n)
         let items = itemsScratch.buffer(of: Item.self, count: n)

@@ -148,13 +148,28 @@ private extension SortPool {
                 .incompatible, path: "sourceFaces",
                 "the mesh has \(mesh.triangleCount) triangles but \(mesh.sourceFaces.count) source faces")
         }
-        let vertexCount = Int32(clamping: mesh.vertexCount)
-        if let bad = mesh.triangles.firstIndex(where: { t in
-            t.x < 0 || t.y < 0 || t.z < 0 || t.x >= vertexCount || t.y >= vertexCount || t.z >= vertexCount
-        }) {
+        if let bad = firstBadTriangle(mesh.triangles, vertexCount: mesh.vertexCount) {
             throw MeshError(
                 .indexOutOfRange, path: "triangles[\(bad)]", "names a vertex the mesh does not have (it has \(mesh.vertexCount))")
         }
+    }
+
+    /// The first triangle naming a vertex below 0 or from `vertexCount` on, on all cores: each
+    /// block of triangles finds its own first, and the least of those is the first of all.
+    static func firstBadTriangle(_ triangles: [SIMD3<Int32>], vertexCount: Int) -> Int? {
+        // Negative indices are huge as UInt32, so one comparison a corner checks both ends.
+        let bound = UInt32(clamping: vertexCount)
+        let block = SortParallelism.minimumChunk
+        let blocks = (triangles.count + block - 1) / block
+        let firsts = triangles.withUnsafeBufferPointer { tris in
+            parallelParts(blocks) { b -> Int? in
+                (b * block..<Swift.min(tris.count, (b + 1) * block)).first { i in
+                    let t = SIMD3<UInt32>(truncatingIfNeeded: tris[i])
+                    return Swift.max(t.x, t.y, t.z) >= bound
+                }
+            }
+        }
+        return firsts.lazy.compactMap { $0 }.first
     }
 
     /// The screen image of every position (`.zero` at or behind the eye), and whether any is at
@@ -164,7 +179,8 @@ private extension SortPool {
         let eps = LayerGeometry.clipW
         let anchor = geometry.anchorInPoints
         let count = positions.count
-        let parts = Swift.max(1, Swift.min(ProcessInfoCores.count, SortParallelism.parts, count / SortParallelism.minimumPart))
+        // A part per thread: the parts only say whether any vertex is behind the eye.
+        let parts = Swift.max(1, Swift.min(ProcessInfoCores.count, count / SortParallelism.minimumPart))
         var behind = [Bool](repeating: false, count: parts)
         // Written in full below; huge pages, since a fresh 4 KiB page costs about 2 µs to fault in.
         var screen = [Point3D](unsafeUninitializedCapacity: count) { buffer, initialized in

@@ -2,26 +2,44 @@
     import Glibc
 #endif
 
-/// Scratch memory for one depth sort, released when the last reference goes.
+/// Scratch memory for one sort, handed back when the last reference goes.
 ///
-/// On Linux it is a fresh anonymous mapping aligned to 2 MiB and advised for transparent huge
-/// pages: the sort's scratch is tens of megabytes written once, and on a virtual machine faulting
-/// it in at 4 KiB a page costs about as much as the sort itself (2 µs a page measured here, 5 ms per
-/// 10 MB), while huge pages also keep the scattered writes of the radix pass inside the TLB.
-/// Elsewhere, or when the mapping fails, it is ordinary allocated memory.
+/// On Linux it is an anonymous mapping aligned to 2 MiB and advised for transparent huge pages:
+/// the sort's scratch is tens of megabytes written once, and on a virtual machine faulting it in
+/// at 4 KiB a page costs about as much as the sort itself (2 µs a page measured here, 5 ms per
+/// 10 MB), while huge pages also keep the scattered writes of the radix pass inside the TLB. A
+/// mapping an earlier sort handed back (`ScratchReserve`) is taken when one fits, so its pages need
+/// no faulting at all. Elsewhere, or when the mapping fails, it is ordinary allocated memory.
 final class SortScratch: @unchecked Sendable {
     /// Start of the usable memory, 64-byte aligned (2 MiB aligned when mapped).
     let base: UnsafeMutableRawPointer
     private let mapping: UnsafeMutableRawPointer?
     private let mappedBytes: Int
 
-    /// `zeroed`: the memory reads as zero before it is written (a fresh mapping already does; the
-    /// fallback is cleared).
-    init(bytes: Int, zeroed: Bool = false) {
+    /// `zeroed`: the memory reads as zero before it is written (a fresh mapping already does; a
+    /// reused one and the fallback are cleared).
+    convenience init(bytes: Int, zeroed: Bool = false) {
+        self.init(bytes: bytes, zeroedBytes: zeroed ? bytes : 0)
+    }
+
+    /// The first `zeroedBytes` read as zero before they are written, the rest is undefined: a
+    /// reused mapping then clears only what must read as zero, not pages the sort may never touch.
+    init(bytes: Int, zeroedBytes: Int) {
         let count = Swift.max(bytes, 64)
+        let zeroed = Swift.min(Swift.max(zeroedBytes, 0), count)
         #if canImport(Glibc)
             let huge = 2 << 20
             let length = count + huge
+            if let reused = ScratchReserve.take(atLeast: length),
+                let aligned = UnsafeMutableRawPointer(bitPattern: (UInt(bitPattern: reused.raw) + UInt(huge) - 1) & ~UInt(huge - 1))
+            {
+                // Written by an earlier sort: cleared when asked to read as zero.
+                aligned.initializeMemory(as: UInt8.self, repeating: 0, count: zeroed)
+                base = aligned
+                mapping = reused.raw
+                mappedBytes = reused.length
+                return
+            }
             if let raw = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
                 raw != UnsafeMutableRawPointer(bitPattern: -1),
                 let aligned = UnsafeMutableRawPointer(bitPattern: (UInt(bitPattern: raw) + UInt(huge) - 1) & ~UInt(huge - 1))
@@ -37,7 +55,7 @@ final class SortScratch: @unchecked Sendable {
             }
         #endif
         base = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 64)
-        if zeroed { base.initializeMemory(as: UInt8.self, repeating: 0, count: count) }
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: zeroed)
         mapping = nil
         mappedBytes = 0
     }
@@ -45,7 +63,7 @@ final class SortScratch: @unchecked Sendable {
     deinit {
         #if canImport(Glibc)
             if let mapping {
-                munmap(mapping, mappedBytes)
+                ScratchReserve.give(ScratchReserve.Mapping(raw: mapping, length: mappedBytes))
                 return
             }
         #endif

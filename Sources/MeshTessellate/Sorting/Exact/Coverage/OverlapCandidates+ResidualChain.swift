@@ -36,7 +36,9 @@ extension OverlapCandidates {
         let offsetsAt = (0..<parts).map { _ in layout.reserve(Int32.self, count: vertexCount + 1) }
         let codesAt = layout.reserve(UInt32.self, count: 3 * n)
         let keptAt = (0..<parts).map { layout.reserve(UInt64.self, count: room($0)) }
-        let scratch = SortScratch(bytes: layout.bytes, zeroed: true)
+        // Only the offsets (reserved first) must read as zero: the codes and runs are written
+        // before they are read.
+        let scratch = SortScratch(bytes: layout.bytes, zeroedBytes: codesAt)
         defer { withExtendedLifetime(scratch) {} }
         let offsets = offsetsAt.map { scratch.buffer(of: Int32.self, count: vertexCount + 1, at: $0) }
         let codes = scratch.buffer(of: UInt32.self, count: 3 * n, at: codesAt)

@@ -113,8 +113,35 @@ enum OverlapCandidates {
                 }
             }
         }
-        for t in 0..<n where flags[t] != 0 { active.append(Int32(t)) }
-        return Candidates(triangles: active, residualVertices: residualEnds(residual))
+        return Candidates(triangles: flagged(UnsafeBufferPointer(flags)), residualVertices: residualEnds(residual))
+    }
+
+    /// The indices whose flag is set, ascending, on all cores: each block of `budgetBlock` flags
+    /// counts its own, the counts' running sums place each block's indices, and every block writes
+    /// its own range (the same list as one pass in order).
+    static func flagged(_ flags: UnsafeBufferPointer<UInt8>) -> [Int32] {
+        let n = flags.count
+        let blocks = (n + budgetBlock - 1) / budgetBlock
+        @inline(__always) func block(_ b: Int) -> Range<Int> { b * budgetBlock..<Swift.min(n, (b + 1) * budgetBlock) }
+        let counts = parallelParts(blocks) { b in block(b).reduce(0) { $0 + (flags[$1] != 0 ? 1 : 0) } }
+        var starts = [Int](repeating: 0, count: blocks + 1)
+        for b in 0..<blocks { starts[b + 1] = starts[b] + counts[b] }
+        let total = starts[blocks]
+        return [Int32](unsafeUninitializedCapacity: total) { buffer, initialized in
+            if let base = buffer.baseAddress {
+                let out = SharedMutableBuffer(base: base)
+                parallelChunks(blocks, minimumChunk: 1) { chunk in
+                    for b in chunk {
+                        var k = starts[b]
+                        for t in block(b) where flags[t] != 0 {
+                            out.base[k] = Int32(truncatingIfNeeded: t)
+                            k += 1
+                        }
+                    }
+                }
+            }
+            initialized = total
+        }
     }
 }
 

@@ -87,12 +87,12 @@ enum DepthRankedOrder {
         // Float rounded outward (a filter may pass more pairs, never fewer), and the rank key.
         let m = list.count
         // Box (minX, minY, maxX, maxY), depth range (minZ, maxZ), slot and corners; the first cell
-        // and the simple corners come below. Every slot is written in the loop below (no zero fill first). The arrays of m and n
-        // here are advised as huge pages: on a virtual machine a fresh 4 KiB page costs about 2 µs.
-        var slots = [Entry](unsafeUninitializedCapacity: m) { buffer, initialized in
-            adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
-            initialized = m
-        }
+        // and the simple corners come below. Every slot is written in the loop below (no zero fill
+        // first), in scratch memory (huge pages, and usually a mapping an earlier sort handed back:
+        // on a virtual machine a fresh 4 KiB page costs about 2 µs).
+        let slotScratch = SortScratch(bytes: m * MemoryLayout<Entry>.stride)
+        defer { withExtendedLifetime(slotScratch) {} }
+        let slots = slotScratch.buffer(of: Entry.self, count: m)
         var keys = [UInt32](unsafeUninitializedCapacity: m) { _, initialized in initialized = m }
         for v in candidates.residualVertices { turns[Int(v)] = 3 }
 
@@ -104,7 +104,7 @@ enum DepthRankedOrder {
         // them run at once.
         let atomically = parts > 1
         let partBounds = fillSlots(
-            &slots, keys: &keys, list: list, sign: sign, screen: s, triangles: tris, turns: turns, parts: parts,
+            slots, keys: &keys, list: list, sign: sign, screen: s, triangles: tris, turns: turns, parts: parts,
             atomically: atomically)
         let bounds = joined(partBounds)
         // Ranks: ascending key, ties in slot (so index) order.
@@ -121,9 +121,10 @@ enum DepthRankedOrder {
         let cellScratch = SortScratch(bytes: m * MemoryLayout<SIMD4<Int32>>.stride)
         defer { withExtendedLifetime(cellScratch) {} }
         let cellsOut = cellScratch.buffer(of: SIMD4<Int32>.self, count: m)
-        assignCells(&slots, grid: grid, turns: UnsafeBufferPointer(turns), into: cellsOut)
+        assignCells(slots, grid: grid, turns: UnsafeBufferPointer(turns), into: cellsOut)
         return sweptOrder(
-            slots: slots, ranked: ranked, cells: UnsafeBufferPointer(cellsOut), grid: grid, list: list, count: n, screen: s,
+            slots: UnsafeBufferPointer(slots), ranked: ranked, cells: UnsafeBufferPointer(cellsOut), grid: grid, list: list, count: n,
+            screen: s,
             limit: limit, countingClusters: countingClusters, outcome: outcome)
     }
 
@@ -131,7 +132,8 @@ enum DepthRankedOrder {
     /// swept, and the draw order made from the pairs, written into `outcome`; nil when the rank
     /// order cannot be kept, a limit is passed or the binning would cost too much.
     private static func sweptOrder(
-        slots: [Entry], ranked: [Int32], cells: UnsafeBufferPointer<SIMD4<Int32>>, grid: ScreenGrid, list: [Int32], count n: Int,
+        slots: UnsafeBufferPointer<Entry>, ranked: [Int32], cells: UnsafeBufferPointer<SIMD4<Int32>>, grid: ScreenGrid, list: [Int32],
+        count n: Int,
         screen s: UnsafeBufferPointer<Point3D>, limit: Int, countingClusters: Bool, outcome: Outcome
     ) -> Outcome? {
         var outcome = outcome
@@ -192,42 +194,40 @@ enum DepthRankedOrder {
     /// sequence) are taken from the slots: a gather of the candidates into rank order first cost
     /// as much as the copies themselves (2.7 ms on W3).
     static func assignCells(
-        _ slots: inout [Entry], grid: ScreenGrid, turns counted: UnsafeBufferPointer<UInt8>,
+        _ slots: UnsafeMutableBufferPointer<Entry>, grid: ScreenGrid, turns counted: UnsafeBufferPointer<UInt8>,
         into cellsOut: UnsafeMutableBufferPointer<SIMD4<Int32>>
     ) {
         let m = slots.count
         @inline(__always) func cellX(_ x: Float) -> Int { grid.column(Double(x)) }
         @inline(__always) func cellY(_ y: Float) -> Int { grid.row(Double(y)) }
-        slots.withUnsafeMutableBufferPointer { slots in
-            guard let base = slots.baseAddress else { return }
-            let slotBase = SharedMutableBuffer(base: base)
-            // On all cores, each chunk its own slots.
-            parallelChunks(m, minimumChunk: SortParallelism.minimumPart) { range in
-                for slot in range {
-                    let box = slotBase.base[slot].box, corners = slotBase.base[slot].corners
-                    let r = SIMD4(Int32(cellX(box.x)), Int32(cellY(box.y)), Int32(cellX(box.z)), Int32(cellY(box.w)))
-                    slotBase.base[slot].first = SIMD2(Int16(truncatingIfNeeded: r.x), Int16(truncatingIfNeeded: r.y))
-                    let traits = slotBase.base[slot].traits.subtracting(.simpleCorners)
-                    slotBase.base[slot].traits = traits.union(simpleCorners(corners, turns: counted))
-                    cellsOut[slot] = r
-                }
+        guard let base = slots.baseAddress else { return }
+        let slotBase = SharedMutableBuffer(base: base)
+        // On all cores, each chunk its own slots.
+        parallelChunks(m, minimumChunk: SortParallelism.minimumPart) { range in
+            for slot in range {
+                let box = slotBase.base[slot].box, corners = slotBase.base[slot].corners
+                let r = SIMD4(Int32(cellX(box.x)), Int32(cellY(box.y)), Int32(cellX(box.z)), Int32(cellY(box.w)))
+                slotBase.base[slot].first = SIMD2(Int16(truncatingIfNeeded: r.x), Int16(truncatingIfNeeded: r.y))
+                let traits = slotBase.base[slot].traits.subtracting(.simpleCorners)
+                slotBase.base[slot].traits = traits.union(simpleCorners(corners, turns: counted))
+                cellsOut[slot] = r
             }
         }
     }
 
     /// The cells' copies of the entries: `entries[e]` is the slot `members[e]`, read scattered over
     /// the slots, each asked for `copyPrefetchDistance` entries ahead, on all cores.
-    static func gatherEntries(from slots: [Entry], members: [Int32], into entryBuffer: UnsafeMutableBufferPointer<Entry>) {
+    static func gatherEntries(
+        from slots: UnsafeBufferPointer<Entry>, members: [Int32], into entryBuffer: UnsafeMutableBufferPointer<Entry>
+    ) {
         let total = members.count
-        slots.withUnsafeBufferPointer { slots in
-            members.withUnsafeBufferPointer { members in
-                guard let base = slots.baseAddress else { return }
-                // On all cores, each chunk its own entries.
-                parallelChunks(total, minimumChunk: SortParallelism.minimumChunk) { range in
-                    for e in range {
-                        if e + copyPrefetchDistance < range.upperBound { shims_prefetch(base + Int(members[e + copyPrefetchDistance])) }
-                        entryBuffer[e] = slots[Int(members[e])]
-                    }
+        members.withUnsafeBufferPointer { members in
+            guard let base = slots.baseAddress else { return }
+            // On all cores, each chunk its own entries.
+            parallelChunks(total, minimumChunk: SortParallelism.minimumChunk) { range in
+                for e in range {
+                    if e + copyPrefetchDistance < range.upperBound { shims_prefetch(base + Int(members[e + copyPrefetchDistance])) }
+                    entryBuffer[e] = slots[Int(members[e])]
                 }
             }
         }
@@ -240,40 +240,39 @@ enum DepthRankedOrder {
     /// bounds and sum: every slot's entry (box and depth range in Float rounded outward, corners
     /// and traits) and rank key, and the turns at each candidate's corners (`countTurns`).
     static func fillSlots(
-        _ slots: inout [Entry], keys: inout [UInt32], list: [Int32], sign: [Int8], screen s: UnsafeBufferPointer<Point3D>,
+        _ slotsOut: UnsafeMutableBufferPointer<Entry>, keys: inout [UInt32], list: [Int32], sign: [Int8],
+        screen s: UnsafeBufferPointer<Point3D>,
         triangles tris: UnsafeBufferPointer<SIMD3<Int32>>, turns: UnsafeMutableBufferPointer<UInt8>, parts: Int, atomically: Bool
     ) -> [PartBounds] {
         let m = list.count
-        return slots.withUnsafeMutableBufferPointer { slotsOut in
-            keys.withUnsafeMutableBufferPointer { keysOut in
-                list.withUnsafeBufferPointer { list in
-                    sign.withUnsafeBufferPointer { sign in
-                        // m ≥ 2 here, so both have storage.
-                        guard let slotStart = slotsOut.baseAddress, let keyStart = keysOut.baseAddress else { return [] }
-                        let (slotBase, keyBase) = (SharedMutableBuffer(base: slotStart), SharedMutableBuffer(base: keyStart))
-                        return parallelParts(parts) { part -> PartBounds in
-                            var lo = SIMD2<Double>(.infinity, .infinity), hi = SIMD2<Double>(-.infinity, -.infinity)
-                            var extent = 0.0
-                            for slot in m * part / parts..<m * (part + 1) / parts {
-                                let t = Int(list[slot])
-                                let tri = tris[t]
-                                let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
-                                let mnx = min(a.x, b.x, c.x), mny = min(a.y, b.y, c.y)
-                                let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
-                                let zmin = Float.roundedDown(min(a.z, b.z, c.z))
-                                countTurns(tri, sign: sign[t], a, b, c, into: turns, atomically: atomically)
-                                slotBase.base[slot] = Entry(
-                                    box: SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy)),
-                                    depth: SIMD2(zmin, Float.roundedUp(max(a.z, b.z, c.z))), first: .zero,
-                                    slot: Int32(truncatingIfNeeded: slot), triangle: tri, depths: SIMD3(a.z, b.z, c.z), sign: sign[t],
-                                    certain: ScreenOrientation.area(a, b, c).certain)
-                                keyBase.base[slot] = RadixSort.orderedBits(zmin)
-                                lo = SIMD2(min(lo.x, mnx), min(lo.y, mny))
-                                hi = SIMD2(max(hi.x, mxx), max(hi.y, mxy))
-                                extent += max(mxx - mnx, mxy - mny)
-                            }
-                            return (lo, hi, extent)
+        return keys.withUnsafeMutableBufferPointer { keysOut in
+            list.withUnsafeBufferPointer { list in
+                sign.withUnsafeBufferPointer { sign in
+                    // m ≥ 2 here, so both have storage.
+                    guard let slotStart = slotsOut.baseAddress, let keyStart = keysOut.baseAddress else { return [] }
+                    let (slotBase, keyBase) = (SharedMutableBuffer(base: slotStart), SharedMutableBuffer(base: keyStart))
+                    return parallelParts(parts) { part -> PartBounds in
+                        var lo = SIMD2<Double>(.infinity, .infinity), hi = SIMD2<Double>(-.infinity, -.infinity)
+                        var extent = 0.0
+                        for slot in m * part / parts..<m * (part + 1) / parts {
+                            let t = Int(list[slot])
+                            let tri = tris[t]
+                            let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
+                            let mnx = min(a.x, b.x, c.x), mny = min(a.y, b.y, c.y)
+                            let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
+                            let zmin = Float.roundedDown(min(a.z, b.z, c.z))
+                            countTurns(tri, sign: sign[t], a, b, c, into: turns, atomically: atomically)
+                            slotBase.base[slot] = Entry(
+                                box: SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy)),
+                                depth: SIMD2(zmin, Float.roundedUp(max(a.z, b.z, c.z))), first: .zero,
+                                slot: Int32(truncatingIfNeeded: slot), triangle: tri, depths: SIMD3(a.z, b.z, c.z), sign: sign[t],
+                                certain: ScreenOrientation.area(a, b, c).certain)
+                            keyBase.base[slot] = RadixSort.orderedBits(zmin)
+                            lo = SIMD2(min(lo.x, mnx), min(lo.y, mny))
+                            hi = SIMD2(max(hi.x, mxx), max(hi.y, mxy))
+                            extent += max(mxx - mnx, mxy - mny)
                         }
+                        return (lo, hi, extent)
                     }
                 }
             }
