@@ -1,7 +1,8 @@
 #!/bin/bash
 # Ours against the peers in the same minutes: ROUNDS rounds (default 5), each running every peer
 # of scripts/peers.py right before the matching `meshgeo bench` figures, then one line a round
-# with the times and ratios (Docs/performance.md, Results). Needs numpy, scipy and embreex.
+# with the times and ratios (Docs/performance.md, Results). Needs numpy, scipy and embreex (and
+# open3d for its W2 line).
 #   scripts/alternate.sh .build/release/meshgeo [ROUNDS]
 set -euo pipefail
 meshgeo=${1:?usage: scripts/alternate.sh path/to/meshgeo [rounds]}
@@ -17,6 +18,7 @@ for i in $(seq "$rounds"); do
     peer w1_full >>"$log"
     "$meshgeo" bench --workload w1 --threads 1 --runs 11 --variant steps3 --variant frame >>"$log"
     peer w2 >>"$log"
+    peer w2_open3d >>"$log"
     "$meshgeo" bench --workload w2 --threads 1 --runs 5 --variant build --variant rays-compact >>"$log"
     peer w3 | grep -v stable >>"$log"
     "$meshgeo" bench --workload w3 --threads 1 --runs 9 --variant depth --variant bsp3 --variant bsp3-frames --variant bsp3-order --variant bsp3-frames-order >>"$log"
@@ -39,6 +41,8 @@ for line in open(sys.argv[1]):
     elif line.startswith("w1 scipy"): r["scipy"] = s
     elif "embree rays" in line: r["embree"] = s
     elif "embree build" in line: pass
+    elif "open3d rays" in line: r["open3d"] = s
+    elif "open3d build" in line: r["open3d-build"] = s
     elif "numpy argsort" in line: r["numpy"] = s
     elif "solve_banded n1001" in line: r["banded"] = s
     else: r[f"{t[1]}@{t[2]}"] = s
@@ -53,4 +57,8 @@ for r in rounds:
           f" frames {r['banded'] / r['n1001-frames@1']:.2f}x, 2 threads {r['banded'] / r['n1001@2']:.2f}x")
     print(f"{r['at']}  W1 full {ms('steps3@1'):.2f}/{ms('scipy-full'):.2f} ms {r['scipy-full'] / r['steps3@1']:.2f}x"
           f" | W1 frame {ms('frame@1'):.2f} ms")
+for r in rounds:
+    if "open3d" in r:
+        print(f"{r['at']}  W2 Open3D rays {r['open3d']:.3f} s {r['open3d'] / r['rays-compact@1']:.2f}x,"
+              f" build {r['open3d-build']:.3f} s, ours {r['build@1'] / r['open3d-build']:.3f}x its time")
 PY

@@ -16,7 +16,10 @@ minutes. The inputs follow the workloads of Docs/performance.md closely enough f
 - W2: Embree through embreex (`pip install embreex`; skipped when missing) on the steps-3 ripple
   grid (801 × 801 points, two triangles a quad): the scene build, and 1,000,000 rays along −z from
   random points over the unit square at z = 1, answered with distance, triangle and barycentric
-  coordinates (embreex's `output=1`), one thread;
+  coordinates (embreex's `output=1`), one thread; and the same with Open3D's RaycastingScene
+  (`pip install open3d`; skipped when missing), one thread: its build (scene, triangles and the
+  BVH commit, which Open3D makes on the first query) and its cast_rays (distance, triangle,
+  barycentrics and normal of each hit);
 - W3: centroid depths of the steps-3 ripple grid (801 × 801 points, two triangles a quad) tilted
   −45° about x with m34 = −1/2; argsort of the ready keys, and a stable argsort;
 - W4: scipy.linalg.solve_banded on the (1, 4, 1)/6 curve operator with pinned ends, both directions
@@ -137,6 +140,32 @@ def w2():
     report("w2 embree rays", count, "rays", median_time(lambda: scene.run(origins, directions, output=1), runs=3))
 
 
+def w2_open3d():
+    try:
+        import open3d as o3d
+    except ImportError:
+        print("w2 open3d                  skipped (pip install open3d)")
+        return
+    x, y, z, tri = ripple_grid()
+    vertices = o3d.core.Tensor(np.stack([x.ravel(), y.ravel(), z.ravel()], 1).astype(np.float32))
+    triangles = o3d.core.Tensor(tri.astype(np.uint32))
+    count = 1_000_000
+    rays = np.zeros((count, 6), np.float32)
+    rays[:, :2] = np.random.default_rng(0x5EED).random((count, 2))
+    rays[:, 2] = 1
+    rays[:, 5] = -1
+    rays = o3d.core.Tensor(rays)
+    probe = o3d.core.Tensor(np.array([[0.5, 0.5, 1, 0, 0, -1]], np.float32))
+    scene = None
+    def build():
+        nonlocal scene
+        scene = o3d.t.geometry.RaycastingScene(nthreads=1)
+        scene.add_triangles(vertices, triangles)
+        scene.cast_rays(probe, nthreads=1)  # commits the scene: the BVH is built here
+    report("w2 open3d build", len(tri), "triangles", median_time(build, runs=3))
+    report("w2 open3d rays", count, "rays", median_time(lambda: scene.cast_rays(rays, nthreads=1), runs=3))
+
+
 def w3():
     x, y, z, tri = ripple_grid()
     # Rotate −45° about x, then perspective m34 = −1/2 (w = 1 − z'/2), screen z = z'/w.
@@ -172,5 +201,6 @@ if __name__ == "__main__":
     w1()
     w1_full()
     w2()
+    w2_open3d()
     w3()
     w4()

@@ -382,6 +382,23 @@ import Testing
         #expect(batch.contains { $0 != nil } && batch.contains { $0 == nil })
     }
 
+    /// A batch answered on one thread (one block) and on two (two blocks, each sorted and answered
+    /// on its own): every answer is the brute force's, whatever the cut and the threads.
+    @Test func batchInBlocksMatchesBruteForceOnAnyThreads() throws {
+        let mesh = Self.soup(count: 60, seed: 21)
+        let tester = try HitTester(mesh: mesh, geometry: Self.geometry)
+        let rays = Self.rays(count: 3 * 16_384 + 1_001, through: mesh.positions, seed: 22)
+        let expected = rays.map { Self.bruteFirstHit(mesh, $0) }
+        for threads in [1, 2] {
+            let batch = ParallelLimit.withThreads(threads) { tester.firstHits(rays) }
+            #expect(batch.count == rays.count)
+            var wrong = 0
+            for k in rays.indices where batch[k] != expected[k] { wrong += 1 }
+            #expect(wrong == 0)
+        }
+        #expect(expected.contains { $0 != nil } && expected.contains { $0 == nil })
+    }
+
     @Test func aMissOrAnUnknownTriangleMakesNoRecord() throws {
         let tester = try HitTester(mesh: Self.soup(count: 20, seed: 5), geometry: Self.geometry)
         let ray = Ray(origin: SIMD3(0.5, 0.5, -1), direction: SIMD3(0, 0, 1))

@@ -90,7 +90,7 @@ import Testing
         return MeshDocument(mesh: mesh, layer: LayerProperties(size: SIMD2(300, 200)))
     }
 
-    @Test(arguments: [(1, 0.05), (3, 0.4)])
+    @Test(arguments: [(0, 0.4), (1, 0.05), (3, 0.4)])
     func gridBuildMatchesBruteForce(steps: Int, depth: Double) throws {
         let tester = try HitTester(document: Self.document(steps: steps, depth: depth))
         let bounds = try #require(tester.mesh.bounds)

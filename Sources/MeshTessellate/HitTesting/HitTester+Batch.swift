@@ -8,15 +8,15 @@ public extension HitTester {
         HitTester.parallelMap(points, order: nil) { hitTest($0) }
     }
 
-    /// ``intersect(_:)-(Ray)`` for many rays, in chunks on all cores; results in the order of the
-    /// rays. A large batch is answered in an order where neighbouring rays take nearly the same
-    /// path through the BVH (see `TriangleBVH.coherentOrder(_:)`), which keeps its nodes and
-    /// triangles in cache; every answer is the one a single query gives.
+    /// ``intersect(_:)-(Ray)`` for many rays, in independent blocks on all cores; results in the
+    /// order of the rays. Each large block is answered in an order where neighbouring rays take
+    /// nearly the same path through the BVH (see `TriangleBVH.coherentOrder`), which keeps its
+    /// nodes and triangles in cache; every answer is the one a single query gives.
     func intersect(_ rays: [Ray]) -> [RayHit?] {
         answerRays(rays)
     }
 
-    /// ``firstHit(_:)`` for many rays, in chunks on all cores, in the coherent order of
+    /// ``firstHit(_:)`` for many rays, in independent blocks on all cores, in the coherent order of
     /// ``intersect(_:)-([Ray])``; results in the order of the rays, each the one a single query
     /// gives. Use it when only the nearest triangle is needed: an answer is 32 bytes where a
     /// ``RayHit`` record is 224, and none of the mesh's per-vertex arrays is read.
@@ -56,56 +56,93 @@ extension Optional: BatchAnswer where Wrapped: BatchRecord {
 extension HitTester {
     /// Queries per chunk; enough to pay for a thread hand-off, few enough to balance two cores.
     static let chunkSize = 4096
-    /// Rays taken at a time in a coherent batch (20 KB of them).
+    /// Rays taken at a time in a coherent block (16 KB of them).
     static let gatherBlock = 256
+    /// Rays a block answers at most (2²⁰): a batch is cut into one block a thread unless its
+    /// blocks would be larger than this. The coherent order pays more the more rays a block
+    /// holds: on random rays over the W2 ripple (Docs/performance.md) one block of 1,000,000
+    /// walks in 0.31 s on one core, blocks of 131,072 in 0.40 s, of 16,384 in 0.85 s, as
+    /// neighbours in a sparser block share less of their path. So blocks are as large as the
+    /// threads allow.
+    static let rayBlock = 1 << 20
 
-    /// `Answer.make(firstHit(ray), ray)` for every ray, in chunks on all cores, written to the
-    /// ray's slot of the result. A large batch is taken in the coherent order: the rays then come
-    /// from all over their array and the answers go all over theirs, a cache miss each, which a
-    /// walk in between would wait for one by one. So a block of rays is gathered first, walked,
-    /// and its answers scattered, each in a short loop whose misses overlap.
+    /// How `count` rays are cut into blocks: one for each of `threads` threads while each keeps
+    /// ``TriangleBVH/coherentBatchMinimum`` rays (so it still sorts them), and enough that none
+    /// holds more than ``rayBlock``. The blocks are answered independently, so the cut decides
+    /// only the speed, never an answer.
+    static func blockCount(_ count: Int, threads: Int) -> Int {
+        let bySize = (count + rayBlock - 1) / rayBlock
+        return Swift.max(1, bySize, Swift.min(threads, count / TriangleBVH.coherentBatchMinimum))
+    }
+
+    /// `Answer.make(firstHit(ray), ray)` for every ray, written to the ray's slot of the result.
+    ///
+    /// The rays are cut into contiguous blocks (``blockCount(_:threads:)``), answered on all cores
+    /// with nothing shared between them but the hierarchy, which they only read: each block sorts
+    /// its own rays into the coherent order (`TriangleBVH.coherentOrder`) in its chunk's own
+    /// scratch memory, walks them a gathered run at a time, and writes its answers into its own
+    /// slots of the result. There is no step over the whole batch, so the work grows with the
+    /// threads.
     func answerRays<Answer: BatchAnswer>(_ rays: [Ray]) -> [Answer] {
         let count = rays.count
         guard count > 0 else { return [] }
+        let blocks = HitTester.blockCount(count, threads: ParallelLimit.threads)
         return rays.withUnsafeBufferPointer { input in
-            let order = bvh.coherentOrder(input)
-            return [Answer](unsafeUninitializedCapacity: count) { buffer, initialized in
+            [Answer](unsafeUninitializedCapacity: count) { buffer, initialized in
                 guard let base = buffer.baseAddress else { return }
                 adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
                 let out = SharedMutableBuffer(base: base)
-                // Each chunk initializes only its own slots, and all finish before this returns.
-                parallelChunks(count, minimumChunk: HitTester.chunkSize) { range in
-                    bvh.withTraversal { traversal in
-                        guard let order else {
-                            for i in range {
-                                let ray = input[i]
-                                let hit = traversal.firstHit(origin: ray.origin, direction: ray.direction, tmin: ray.tmin, tmax: ray.tmax)
-                                (out.base + i).initialize(to: Answer.make(hit, of: ray, tester: self))
-                            }
-                            return
-                        }
-                        withUnsafeTemporaryAllocation(of: Ray.self, capacity: HitTester.gatherBlock) { block in
-                            withUnsafeTemporaryAllocation(of: TriangleHit.self, capacity: HitTester.gatherBlock) { found in
-                                guard let local = block.baseAddress, let hits = found.baseAddress else { return }
-                                order.withUnsafeBufferPointer { order in
-                                    var start = range.lowerBound
-                                    while start < range.upperBound {
-                                        let end = Swift.min(start + HitTester.gatherBlock, range.upperBound)
-                                        for k in start..<end { (local + (k - start)).initialize(to: input[Int(order[k])]) }
-                                        traversal.firstHits(UnsafeBufferPointer(start: local, count: end - start), into: hits)
-                                        for k in start..<end {
-                                            let answer = Answer.make(hits[k - start], of: local[k - start], tester: self)
-                                            (out.base + Int(order[k])).initialize(to: answer)
-                                        }
-                                        start = end
-                                    }
-                                }
+                // Each block initializes only its own slots, and all finish before this returns.
+                parallelChunks(blocks, minimumChunk: 1) { chunk in
+                    let largest = (count + blocks - 1) / blocks
+                    RayBlockScratch.with(rays: largest) { scratch in
+                        bvh.withTraversal { traversal in
+                            for b in chunk {
+                                let range = (count * b / blocks)..<(count * (b + 1) / blocks)
+                                answerBlock(
+                                    UnsafeBufferPointer(rebasing: input[range]), into: out.base + range.lowerBound,
+                                    traversal: traversal, scratch: scratch)
                             }
                         }
                     }
                 }
                 initialized = count
             }
+        }
+    }
+
+    /// Answers one block of rays into `out[0..<rays.count]`, in the coherent order when the block
+    /// is large enough: a run of rays is gathered, walked several at a time
+    /// (`TriangleBVH.Traversal.firstHits`), and its answers scattered, each in a short loop whose
+    /// cache misses overlap.
+    @inline(__always)
+    func answerBlock<Answer: BatchAnswer>(
+        _ rays: UnsafeBufferPointer<Ray>, into out: UnsafeMutablePointer<Answer>, traversal: TriangleBVH.Traversal,
+        scratch: RayBlockScratch
+    ) {
+        let count = rays.count
+        let hits = scratch.hits
+        guard let sorted = bvh.coherentOrder(rays, keys: scratch.keys, spare: scratch.spare, counts: scratch.counts) else {
+            var start = 0
+            while start < count {
+                let end = Swift.min(start + HitTester.gatherBlock, count)
+                traversal.firstHits(UnsafeBufferPointer(rebasing: rays[start..<end]), into: hits)
+                for k in start..<end { (out + k).initialize(to: Answer.make(hits[k - start], of: rays[k], tester: self)) }
+                start = end
+            }
+            return
+        }
+        let local = scratch.rays
+        var start = 0
+        while start < count {
+            let end = Swift.min(start + HitTester.gatherBlock, count)
+            for k in start..<end { (local + (k - start)).initialize(to: rays[Int(UInt32(truncatingIfNeeded: sorted[k]))]) }
+            traversal.firstHits(UnsafeBufferPointer(start: local, count: end - start), into: hits)
+            for k in start..<end {
+                let answer = Answer.make(hits[k - start], of: local[k - start], tester: self)
+                (out + Int(UInt32(truncatingIfNeeded: sorted[k]))).initialize(to: answer)
+            }
+            start = end
         }
     }
 

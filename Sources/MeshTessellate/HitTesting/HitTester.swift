@@ -122,9 +122,12 @@ extension HitTester {
         guard mesh.triangleCount < Int(Int32.max) else {
             throw MeshError(.limitExceeded, path: "", "hit-testing indexes at most \(Int32.max - 1) triangles, got \(mesh.triangleCount)")
         }
-        for (t, tri) in mesh.triangles.enumerated() {
-            for k in 0..<3 where !(tri[k] >= 0 && Int(tri[k]) < mesh.vertexCount) {
-                throw MeshError(.invalidValue, path: "triangles[\(t)][\(k)]", "\(tri[k]) is out of range (\(mesh.vertexCount) vertices)")
+        if !HitTester.indicesInRange(mesh.triangles, vertexCount: mesh.vertexCount) {
+            for (t, tri) in mesh.triangles.enumerated() {
+                for k in 0..<3 where !(tri[k] >= 0 && Int(tri[k]) < mesh.vertexCount) {
+                    throw MeshError(
+                        .invalidValue, path: "triangles[\(t)][\(k)]", "\(tri[k]) is out of range (\(mesh.vertexCount) vertices)")
+                }
             }
         }
         guard mesh.sourceFaces.count == mesh.triangleCount, mesh.from.count == mesh.vertexCount,
@@ -162,5 +165,26 @@ extension HitTester {
             t: t, triangle: triangle, face: Int(mesh.sourceFaces[triangle]), barycentric: w,
             position: position, from: from, normal: normal, geometricNormal: geometric,
             quad: nil, patchParameter: nil, isExact: false)
+    }
+}
+
+extension HitTester {
+    /// Whether every corner of `triangles` names one of `vertexCount` vertices: the smallest and
+    /// largest index of each part, the parts on all cores. Only when this fails is the mesh
+    /// searched, in order, for the first index out of range to name in the error.
+    static func indicesInRange(_ triangles: [SIMD3<Int32>], vertexCount: Int) -> Bool {
+        let parts = Swift.max(1, Swift.min(64, triangles.count / 65_536))
+        let count = triangles.count
+        let extremes = triangles.withUnsafeBufferPointer { t in
+            parallelParts(parts) { part -> (SIMD3<Int32>, SIMD3<Int32>) in
+                var lo = SIMD3<Int32>(repeating: .max), hi = SIMD3<Int32>(repeating: .min)
+                for i in (count * part / parts)..<(count * (part + 1) / parts) {
+                    lo = pointwiseMin(lo, t[i])
+                    hi = pointwiseMax(hi, t[i])
+                }
+                return (lo, hi)
+            }
+        }
+        return extremes.allSatisfy { lo, hi in lo.min() >= 0 && Int(hi.max()) < vertexCount }
     }
 }

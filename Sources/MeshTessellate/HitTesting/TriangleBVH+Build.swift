@@ -1,22 +1,26 @@
 import SurfaceKit
 
 extension TriangleBVH {
-    /// Builds the hierarchy over `triangles`. With a `grid` (a tessellation's layout) the sub-quads of
-    /// each control face already form a hierarchy: each face's res × res sub-quads are split by
-    /// halving the longer side, the same shape for every face, so that shape is worked out once and
-    /// stamped onto every face (in parallel, with only the boxes to compute), and the control faces
-    /// are split at the median of their box centres. Without one, triangles are split at the median
+    /// Builds the hierarchy over `triangles`. With a `grid` (a tessellation's layout, at least two
+    /// control faces) the sub-quads of each control face already form a hierarchy: each face's
+    /// res × res sub-quads are split by halving the longer side, the same shape for every face, so
+    /// that shape is worked out once and stamped onto every face in parallel, straight into wide
+    /// nodes, and the control faces are split at the median of their centres (see `GridBuild`).
+    /// Without one, triangles are split at the median
     /// centroid along the widest axis. Either way every split is a median, so the tree is balanced,
     /// and ties are broken by index, so the build is deterministic.
     init(positions: [Point3D], triangles: [SIMD3<Int32>], grid: TessellationGrid?) {
-        var builder = Builder(positions: positions, triangles: triangles)
-        if let grid, grid.triangleCount == triangles.count, grid.controlFaces > 0, grid.resolution > 0,
+        if let grid, grid.triangleCount == triangles.count, grid.controlFaces > 1, grid.resolution > 0,
             grid.trianglesPerQuad > 0
         {
-            builder.buildGrid(grid)
-        } else {
-            builder.buildTriangles()
+            let built = GridBuild.build(positions: positions, triangles: triangles, grid: grid)
+            self.init(
+                nodeStorage: built.storage, nodeStart: built.start, nodeCount: built.count, root: built.root,
+                order: built.order, positions: positions, triangles: triangles)
+            return
         }
+        var builder = Builder(positions: positions, triangles: triangles)
+        builder.buildTriangles()
         builder.nodes.removeLast(builder.nodes.count - builder.used)
         let wide = TriangleBVH.collapse(builder.nodes)
         self.init(
@@ -90,52 +94,6 @@ extension TriangleBVH {
                                 Builder.setInnerBox(&nodes[i], nodes: UnsafeBufferPointer(nodes))
                             }
                         }
-                    }
-                }
-            }
-        }
-
-        mutating func buildGrid(_ grid: TessellationGrid) {
-            let faces = grid.controlFaces
-            let perFace = grid.quadsPerFace * grid.trianglesPerQuad
-            let (shape, shapeOrder) = Builder.faceShape(grid)
-            // The top tree over faces takes nodes 0..<2F (node 1 unused); face f's own nodes below
-            // its root follow at topCount + f · (shape.count − 1).
-            let topCount = 2 * faces
-            let below = shape.count - 1
-            nodes = [BVHNode](repeating: BVHNode(), count: topCount + faces * below)
-            order = [Int32](repeating: 0, count: triangles.count)
-            var roots = [BVHNode](repeating: BVHNode(), count: faces)
-            let (positions, triangles) = (self.positions, self.triangles)
-            nodes.withUnsafeMutableBufferPointer { nodes in
-                order.withUnsafeMutableBufferPointer { order in
-                    roots.withUnsafeMutableBufferPointer { roots in
-                        Corners.with(positions: positions, triangles: triangles) { corners in
-                            let (nodesOut, orderOut, rootsOut) = (nodes, order, roots)
-                            // Each face writes only its own nodes, slots and root.
-                            parallelChunks(faces, minimumChunk: 256) { range in
-                                for f in range {
-                                    corners.stamp(
-                                        face: f, shape: shape, shapeOrder: shapeOrder, perFace: perFace,
-                                        base: topCount + f * below, nodes: nodesOut, order: orderOut, root: &rootsOut[f])
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            let centres = roots.map { ($0.lower + $0.upper) / 2 }
-            var items = Array(0..<Int32(faces))
-            used = 2
-            splitItems(&items, centres: centres, leafItems: 1) { builder, node, slice in
-                builder.nodes[node] = roots[Int(slice[slice.startIndex])]
-            }
-            used = nodes.count
-            // Boxes of the top tree's inner nodes, children before parents; face roots are done.
-            nodes.withUnsafeMutableBufferPointer { nodes in
-                for i in stride(from: topCount - 1, through: 0, by: -1) where i != 1 {
-                    if !nodes[i].isLeaf, Int(nodes[i].first) < topCount {
-                        Builder.setInnerBox(&nodes[i], nodes: UnsafeBufferPointer(nodes))
                     }
                 }
             }
@@ -243,30 +201,6 @@ extension TriangleBVH {
                     }
                 }
                 node.setBox(lo: lo, hi: hi)
-            }
-
-            /// One face's sub-tree, copied from `shape` (local node 0 is the face's root, the rest go to
-            /// `base + local − 1`) with its boxes, and its triangles' slots of `order`.
-            func stamp(
-                face f: Int, shape: [BVHNode], shapeOrder: [Int32], perFace: Int, base: Int,
-                nodes: UnsafeMutableBufferPointer<BVHNode>, order: UnsafeMutableBufferPointer<Int32>, root: inout BVHNode
-            ) {
-                let firstTriangle = f * perFace
-                for j in 0..<perFace { order[firstTriangle + j] = Int32(truncatingIfNeeded: firstTriangle) + shapeOrder[j] }
-                let orderIn = UnsafeBufferPointer(order)
-                func place(_ local: Int) -> BVHNode {
-                    var node = shape[local]
-                    if node.isLeaf {
-                        node.first += Int32(truncatingIfNeeded: firstTriangle)
-                        setLeafBox(&node, order: orderIn)
-                    } else {
-                        node.first += Int32(truncatingIfNeeded: base - 1)
-                        Builder.setInnerBox(&node, nodes: UnsafeBufferPointer(nodes))
-                    }
-                    return node
-                }
-                for local in stride(from: shape.count - 1, through: 1, by: -1) { nodes[base + local - 1] = place(local) }
-                root = place(0)
             }
         }
 

@@ -1,0 +1,296 @@
+import SurfaceKit
+
+extension TriangleBVH {
+    /// The hierarchy over a tessellation laid out as a grid (``TessellationGrid``), built straight
+    /// into the walk's wide nodes.
+    ///
+    /// Each control face's sub-quads already form a hierarchy of the same shape for every face
+    /// (`Builder.faceShape`); folded into wide nodes it takes one of two shapes, as the face's root
+    /// lies at an even depth of the whole tree (the root is a wide node) or an odd one (its
+    /// children are lanes of the wide node above). Only the top tree over the faces, split at the
+    /// median of their centres, is built serially: a few nodes a face. Every face then computes
+    /// its boxes and writes its own wide nodes and its slots of the leaf order, in parallel, in
+    /// memory no other face touches, and the top tree's wide nodes are written last. There is no
+    /// binary tree of the whole mesh and no pass over all of it on one thread.
+    enum GridBuild {
+        /// A lane of a face's wide shape: the face's shape node whose box it takes, and below it a
+        /// wide node (`count == 0`, `child` its index among the face's) or a leaf (`child` its
+        /// first slot counted from the face's first, `count` its triangles).
+        struct Lane {
+            var node: Int32
+            var child: Int32
+            var count: Int32
+        }
+
+        /// One face's sub-tree folded into wide nodes for the given depth of its root.
+        struct FaceShape {
+            /// Four lanes a wide node (`node == −1`: unused), the face's root wide node first.
+            var lanes: [Lane]
+            /// The lanes the face takes in the wide node above it: its root (a leaf or a wide
+            /// node), or, at an odd depth, the root's two children.
+            var entries: [Lane]
+            var wideCount: Int { lanes.count / 4 }
+
+            /// Folds the binary `shape` (local node 0 the root, children after their parent)
+            /// for a root at an odd depth (`odd`) or an even one: the inner nodes at even depths
+            /// become wide nodes, whose lanes are their children or, for an inner child, its two.
+            init(_ shape: [BVHNode], rootAtOddDepth odd: Bool) {
+                let n = shape.count
+                var oddDepth = [Bool](repeating: odd, count: n)
+                var wide = [Int32](repeating: -1, count: n)
+                var count: Int32 = 0
+                for i in 0..<n where !shape[i].isLeaf {
+                    let first = Int(shape[i].first)
+                    oddDepth[first] = !oddDepth[i]
+                    oddDepth[first + 1] = !oddDepth[i]
+                    if !oddDepth[i] {
+                        wide[i] = count
+                        count += 1
+                    }
+                }
+                func lane(_ c: Int) -> Lane {
+                    shape[c].isLeaf
+                        ? Lane(node: Int32(c), child: shape[c].first, count: shape[c].count)
+                        : Lane(node: Int32(c), child: wide[c], count: 0)
+                }
+                // What stands for node c in a wide node's lanes: c itself (a leaf or a wide node) or
+                // its two children.
+                func standIns(for c: Int) -> [Lane] {
+                    guard !shape[c].isLeaf, wide[c] < 0 else { return [lane(c)] }
+                    let first = Int(shape[c].first)
+                    return [lane(first), lane(first + 1)]
+                }
+                var all = [Lane](repeating: Lane(node: -1, child: 0, count: 0), count: 4 * Int(count))
+                for i in 0..<n where wide[i] >= 0 {
+                    let first = Int(shape[i].first)
+                    for (k, l) in (standIns(for: first) + standIns(for: first + 1)).enumerated() { all[4 * Int(wide[i]) + k] = l }
+                }
+                lanes = all
+                entries = standIns(for: 0)
+            }
+        }
+
+        /// A node of the top tree over the faces: a face's root (`face ≥ 0`) or two children at
+        /// `first` and `first + 1`.
+        struct TopNode {
+            var first: Int32 = 0
+            var face: Int32 = -1
+            var oddDepth = false
+        }
+
+        /// The top tree over `faces` faces split at the median of `centres` along the widest axis
+        /// (ties broken by index): node 0 the root, children after their parent.
+        static func topTree(faces: Int, centres: [SIMD3<Double>]) -> [TopNode] {
+            var nodes = [TopNode()]
+            nodes.reserveCapacity(2 * faces)
+            var items = Array(0..<Int32(faces))
+            var stack = [(node: 0, range: 0..<faces)]
+            while let (node, range) = stack.popLast() {
+                if range.count == 1 {
+                    nodes[node].face = items[range.lowerBound]
+                    continue
+                }
+                var lo = SIMD3(repeating: Double.infinity), hi = SIMD3(repeating: -Double.infinity)
+                for i in range {
+                    lo = pointwiseMin(lo, centres[Int(items[i])])
+                    hi = pointwiseMax(hi, centres[Int(items[i])])
+                }
+                let extent = hi - lo
+                let axis = extent.x >= extent.y && extent.x >= extent.z ? 0 : (extent.y >= extent.z ? 1 : 2)
+                let mid = range.lowerBound + range.count / 2
+                Builder.select(&items, range: range, nth: mid) { a, b in
+                    let ka = centres[Int(a)][axis], kb = centres[Int(b)][axis]
+                    return ka < kb || (ka == kb && a < b)
+                }
+                let left = nodes.count
+                let odd = !nodes[node].oddDepth
+                nodes.append(TopNode(oddDepth: odd))
+                nodes.append(TopNode(oddDepth: odd))
+                nodes[node].first = Int32(left)
+                stack.append((left + 1, mid..<range.upperBound))
+                stack.append((left, range.lowerBound..<mid))
+            }
+            return nodes
+        }
+
+        /// Faces a parallel chunk takes at least.
+        static let facesPerChunk = 64
+
+        /// The wide nodes, their count, the root's box and the leaf order of the triangles laid out
+        /// as `grid` (at least two control faces).
+        static func build(positions: [Point3D], triangles: [SIMD3<Int32>], grid: TessellationGrid) -> (
+            storage: [SIMD4<Float>], start: Int, count: Int, root: BVHNode, order: [Int32]
+        ) {
+            let faces = grid.controlFaces
+            let perFace = grid.quadsPerFace * grid.trianglesPerQuad
+            let (shape, shapeOrder) = Builder.faceShape(grid)
+            let shapes = [FaceShape(shape, rootAtOddDepth: false), FaceShape(shape, rootAtOddDepth: true)]
+            // The top tree splits the faces by the middle of their first and last triangles'
+            // corners (opposite corners of the face): only the tree's shape, and so the speed,
+            // depends on it, and it reads 6 points a face instead of all of them.
+            let centres = positions.withUnsafeBufferPointer { p in
+                triangles.withUnsafeBufferPointer { t in
+                    (0..<faces).map { f in
+                        var lo = SIMD3(repeating: Double.infinity), hi = SIMD3(repeating: -Double.infinity)
+                        for tri in [t[f * perFace], t[f * perFace + perFace - 1]] {
+                            for c in 0..<3 {
+                                lo = pointwiseMin(lo, p[Int(tri[c])])
+                                hi = pointwiseMax(hi, p[Int(tri[c])])
+                            }
+                        }
+                        return (lo + hi) / 2
+                    }
+                }
+            }
+            let top = topTree(faces: faces, centres: centres)
+            // Wide indices: the top tree's wide nodes (inner nodes at even depths) first, then each
+            // face's, in face order.
+            var topWide = [Int32](repeating: -1, count: top.count)
+            var wideCount = 0
+            var oddFaces = [Bool](repeating: false, count: faces)
+            for (i, node) in top.enumerated() {
+                if node.face >= 0 {
+                    oddFaces[Int(node.face)] = node.oddDepth
+                } else if !node.oddDepth {
+                    topWide[i] = Int32(wideCount)
+                    wideCount += 1
+                }
+            }
+            var starts = [Int](repeating: 0, count: faces)
+            for f in 0..<faces {
+                starts[f] = wideCount
+                wideCount += shapes[oddFaces[f] ? 1 : 0].wideCount
+            }
+            let (faceOdd, faceStart, topWideIndex) = (oddFaces, starts, topWide)
+            // Each face's boxes of its shape nodes 0, 1 and 2 (its root and the root's children),
+            // which the top tree's lanes take.
+            var faceBoxes = [BVHNode](repeating: BVHNode(), count: 3 * faces)
+            var root = BVHNode()
+            let vectorsPerNode = WideNode.size / MemoryLayout<SIMD4<Float>>.stride
+            let padding = WideNode.alignment / MemoryLayout<SIMD4<Float>>.stride
+            var start = 0
+            let count = wideCount
+            var storage: [SIMD4<Float>] = []
+            let order = [Int32](unsafeUninitializedCapacity: triangles.count) { orderBuffer, orderCount in
+                storage = [SIMD4<Float>](unsafeUninitializedCapacity: count * vectorsPerNode + padding) { buffer, initialized in
+                    let raw = UnsafeMutableRawBufferPointer(buffer)
+                    guard let base = raw.baseAddress else { return }
+                    let address = UInt(bitPattern: base)
+                    let alignment = UInt(WideNode.alignment)
+                    start = Int(((address + alignment - 1) & ~(alignment - 1)) - address)
+                    // The padding before node 0 and after the last; every node is written in full below.
+                    UnsafeMutableRawBufferPointer(rebasing: raw[..<start]).initializeMemory(as: UInt8.self, repeating: 0)
+                    UnsafeMutableRawBufferPointer(rebasing: raw[(start + count * WideNode.size)...]).initializeMemory(
+                        as: UInt8.self, repeating: 0)
+                    adviseHugePages(raw)
+                    let nodes = base + start
+                    faceBoxes.withUnsafeMutableBufferPointer { faceBoxes in
+                        Builder.Corners.with(positions: positions, triangles: triangles) { corners in
+                            let out = (boxes: faceBoxes, order: orderBuffer)
+                            // Each face writes only its own wide nodes, slots of the order and boxes.
+                            parallelChunks(faces, minimumChunk: facesPerChunk) { range in
+                                var boxes = [BVHNode](repeating: BVHNode(), count: shape.count)
+                                for f in range {
+                                    stamp(
+                                        face: f, shape: shape, shapeOrder: shapeOrder, folded: shapes[faceOdd[f] ? 1 : 0],
+                                        perFace: perFace, wideStart: faceStart[f], nodes: nodes, corners: corners, boxes: &boxes,
+                                        order: out.order, faceBoxes: out.boxes)
+                                }
+                            }
+                        }
+                    }
+                    root = writeTop(
+                        top, topWide: topWideIndex, shapes: shapes, faceOdd: faceOdd, faceStart: faceStart, faceBoxes: faceBoxes,
+                        perFace: perFace, nodes: nodes)
+                    initialized = buffer.count
+                }
+                orderCount = triangles.count
+            }
+            return (storage, start, count, root, order)
+        }
+
+        /// The top tree's boxes (children before parents, from the faces' roots) and wide nodes;
+        /// returns the root's box, every triangle's.
+        static func writeTop(
+            _ top: [TopNode], topWide: [Int32], shapes: [FaceShape], faceOdd: [Bool], faceStart: [Int], faceBoxes: [BVHNode],
+            perFace: Int, nodes: UnsafeMutableRawPointer
+        ) -> BVHNode {
+            var topBoxes = [BVHNode](repeating: BVHNode(), count: top.count)
+            for i in stride(from: top.count - 1, through: 0, by: -1) {
+                if top[i].face >= 0 {
+                    topBoxes[i] = faceBoxes[3 * Int(top[i].face)]
+                } else {
+                    topBoxes[i] = topBoxes[Int(top[i].first)]
+                    topBoxes[i].include(topBoxes[Int(top[i].first) + 1])
+                }
+            }
+            // What stands for top node c in a wide node's lanes (see `FaceShape`): a face's
+            // entries, a wide node, or the two children of an inner node at an odd depth.
+            func standIns(for c: Int, into node: UnsafeMutableRawPointer, at k: inout Int) {
+                if top[c].face >= 0 {
+                    let f = Int(top[c].face)
+                    for entry in shapes[faceOdd[f] ? 1 : 0].entries {
+                        let box = faceBoxes[3 * f + Int(entry.node)]
+                        let child =
+                            entry.count > 0
+                            ? entry.child + Int32(truncatingIfNeeded: f * perFace) : Int32(truncatingIfNeeded: faceStart[f]) + entry.child
+                        WideNode.set(node, lane: k, box: box, child: child, count: entry.count)
+                        k += 1
+                    }
+                } else if topWide[c] >= 0 {
+                    WideNode.set(node, lane: k, box: topBoxes[c], child: topWide[c], count: 0)
+                    k += 1
+                } else {
+                    standIns(for: Int(top[c].first), into: node, at: &k)
+                    standIns(for: Int(top[c].first) + 1, into: node, at: &k)
+                }
+            }
+            for i in top.indices where topWide[i] >= 0 {
+                let node = nodes + Int(topWide[i]) * WideNode.size
+                WideNode.clear(node)
+                var k = 0
+                standIns(for: Int(top[i].first), into: node, at: &k)
+                standIns(for: Int(top[i].first) + 1, into: node, at: &k)
+            }
+            return topBoxes[0]
+        }
+
+        /// Face `f`: its slots of the leaf order, its shape nodes' boxes (leaves from their
+        /// triangles, inner nodes from their children) in `boxes`, its wide nodes from
+        /// `wideStart` on, and the boxes the top tree takes into `faceBoxes[3f…3f + 2]`.
+        static func stamp(
+            face f: Int, shape: [BVHNode], shapeOrder: [Int32], folded: FaceShape, perFace: Int, wideStart: Int,
+            nodes: UnsafeMutableRawPointer, corners: Builder.Corners, boxes: inout [BVHNode],
+            order: UnsafeMutableBufferPointer<Int32>, faceBoxes: UnsafeMutableBufferPointer<BVHNode>
+        ) {
+            let firstTriangle = f * perFace
+            for j in 0..<perFace { order[firstTriangle + j] = Int32(truncatingIfNeeded: firstTriangle) + shapeOrder[j] }
+            let orderIn = UnsafeBufferPointer(order)
+            for local in stride(from: shape.count - 1, through: 0, by: -1) {
+                var node = shape[local]
+                if node.isLeaf {
+                    node.first += Int32(truncatingIfNeeded: firstTriangle)
+                    corners.setLeafBox(&node, order: orderIn)
+                } else {
+                    let first = Int(node.first)
+                    node = boxes[first]
+                    node.include(boxes[first + 1])
+                }
+                boxes[local] = node
+            }
+            for k in 0..<Swift.min(3, shape.count) { faceBoxes[3 * f + k] = boxes[k] }
+            for w in 0..<folded.wideCount {
+                let node = nodes + (wideStart + w) * WideNode.size
+                WideNode.clear(node)
+                for k in 0..<4 {
+                    let lane = folded.lanes[4 * w + k]
+                    guard lane.node >= 0 else { continue }
+                    let child =
+                        lane.count > 0
+                        ? lane.child + Int32(truncatingIfNeeded: firstTriangle) : Int32(truncatingIfNeeded: wideStart) + lane.child
+                    WideNode.set(node, lane: k, box: boxes[Int(lane.node)], child: child, count: lane.count)
+                }
+            }
+        }
+    }
+}
