@@ -19,6 +19,11 @@ struct BucketSorter {
         counts = [UInt32](repeating: 0, count: 2 << CentroidDepthSort.lowBits)
     }
 
+    /// The low digits: the code's low 16 bits (`2 × CentroidDepthSort.lowBits`) in two 8-bit
+    /// passes. Literals, so that the passes shift by a constant wherever they are compiled.
+    static let digitBits: UInt32 = 8
+    static let digitRadix = 256
+
     /// Sorts `bucket` (items in triangle order) and writes its triangle indices to `out`.
     ///
     /// Inlined into the loop over the buckets, as it was before the sort was cut into files:
@@ -39,12 +44,10 @@ struct BucketSorter {
             sortLarge(bucket, into: out)
             return
         }
-        let bits = UInt32(CentroidDepthSort.lowBits)
-        let radix = 1 << CentroidDepthSort.lowBits
-        let mask = UInt32(radix - 1)
         longRuns.removeAll(keepingCapacity: true)
         tags.withUnsafeMutableBufferPointer { t in
             counts.withUnsafeMutableBufferPointer { c in
+                let bits = Self.digitBits, radix = Self.digitRadix, mask = UInt32(Self.digitRadix - 1)
                 guard let a = t.baseAddress else { return }
                 let b = a + m
                 for d in 0..<(2 * radix) { c[d] = 0 }

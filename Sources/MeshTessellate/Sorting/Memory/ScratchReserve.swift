@@ -19,8 +19,9 @@ enum ScratchReserve {
         let length: Int
     }
 
-    /// Mappings kept at most: a sort holds up to five at once (the exact order's coverage tables,
-    /// turns, cells and entries, the depth order's two), with one to spare.
+    /// Mappings kept at most: the exact order takes six in turn (turns, residual chain, coverage
+    /// tables, slots, cells and entries; at most four at once), so all of them wait for the next
+    /// exact order; the depth order takes two.
     static let keptMappings = 6
     /// Bytes kept at most (256 MiB): the scratch of sorts of several million triangles, while a
     /// long-running process never holds more than this for sorts it is no longer doing.

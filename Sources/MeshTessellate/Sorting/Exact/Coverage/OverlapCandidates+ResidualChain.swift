@@ -29,16 +29,16 @@ extension OverlapCandidates {
         @inline(__always) func room(_ p: Int) -> Int { 6 * pairs(p).count }
         let stride = neighbourStride(triangles: triangles, signs: signs)
         // Each part's offsets (bucket v's count, then the end of its stretch of bucket v), the
-        // codes, and each part's kept runs in one fresh mapping (zero pages, huge ones; see
-        // `SortScratch`), the codes' and runs' room sized for every run (pages past the runs kept
-        // are never touched).
+        // codes, and each part's kept runs in one mapping (huge pages; see `SortScratch`), the
+        // codes' and runs' room sized for every run (pages past the runs kept are never touched).
         var layout = SortScratch.Layout()
         let offsetsAt = (0..<parts).map { _ in layout.reserve(Int32.self, count: vertexCount + 1) }
         let codesAt = layout.reserve(UInt32.self, count: 3 * n)
         let keptAt = (0..<parts).map { layout.reserve(UInt64.self, count: room($0)) }
-        // Only the offsets (reserved first) must read as zero: the codes and runs are written
-        // before they are read.
-        let scratch = SortScratch(bytes: layout.bytes, zeroedBytes: codesAt)
+        // Nothing need read as zero: each part clears its own offsets below (on its own core; a
+        // clear of every part's offsets on the calling thread grew with the cores), and the codes
+        // and runs are written before they are read.
+        let scratch = SortScratch(bytes: layout.bytes)
         defer { withExtendedLifetime(scratch) {} }
         let offsets = offsetsAt.map { scratch.buffer(of: Int32.self, count: vertexCount + 1, at: $0) }
         let codes = scratch.buffer(of: UInt32.self, count: 3 * n, at: codesAt)
@@ -47,6 +47,7 @@ extension OverlapCandidates {
         let keptCounts = parallelParts(parts) { p in
             let count = keptRuns(triangles: triangles, signs: signs, pairs: pairs(p), stride: stride, into: keptRoom[p])
             let counts = offsets[p]
+            counts.initialize(repeating: 0)
             for code in keptRoom[p][0..<count] {
                 counts[bucket(Int32(truncatingIfNeeded: code >> 32), Int32(truncatingIfNeeded: code))] &+= 1
             }
