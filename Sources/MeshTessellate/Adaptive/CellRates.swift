@@ -34,9 +34,11 @@ struct CellRates: Sendable {
         return CellRates(u: needs.map { Int($0.x) }, v: needs.map { Int($0.y) })
     }
 
-    /// Makes the failing cells denser in proportion to how far they missed. Returns false when
-    /// none could grow (all at the most segments).
-    mutating func densify(_ cells: [Int], deviations: [Double], tolerance: Double) -> Bool {
+    /// Makes the failing cells denser in proportion to how far they missed (the error of a grid
+    /// goes with the square of its spacing), at least doubling them when `aggressive`. Every
+    /// failing rate below the most grows by one or more, none shrinks. Returns false when none
+    /// could grow (all at the most segments).
+    mutating func densify(_ cells: [Int], deviations: [Double], tolerance: Double, aggressive: Bool = false) -> Bool {
         var grew = false
         let cap = AdaptiveTessellator.maximumRate
         // In Double, capped before converting: a deviation that overflowed to infinity (absurd
@@ -46,7 +48,9 @@ struct CellRates: Sendable {
             return wanted < Double(cap) ? max(rate + 1, Int(wanted)) : cap
         }
         for c in cells {
-            let factor = (deviations[c] / tolerance).squareRoot() * 1.15
+            let missed = (deviations[c] / tolerance).squareRoot() * 1.15
+            // NaN (a deviation that could not be measured) stays NaN, which `grown` sends to the cap.
+            let factor = aggressive ? (missed >= 2 || missed.isNaN ? missed : 2) : missed
             let nu = min(cap, grown(u[c], factor))
             let nv = min(cap, grown(v[c], factor))
             if nu != u[c] || nv != v[c] { grew = true }
