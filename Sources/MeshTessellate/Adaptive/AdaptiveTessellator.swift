@@ -96,7 +96,7 @@ public struct AdaptiveTessellator: Sendable {
                     let c = failing.max { built.deviations[$0] < built.deviations[$1] } ?? failing[0]
                     throw MeshError(
                         .limitExceeded, path: "faces[\(cells[c].face)]",
-                        "a tolerance of \(tau) points is not met on this face even with the most segments (\(AdaptiveTessellator.maximumRate)); the closest is \(built.deviations[c]) points"
+                        "a tolerance of \(tau) points is not met on this face even with the most segments (\(AdaptiveTessellator.maximumRate)); measured \(built.deviations[c]) points at that"
                     )
                 }
                 round += 1
