@@ -324,6 +324,80 @@ private typealias S = TessSupport
         #expect(2 * adaptive.mesh.triangleCount <= uniform, "\(adaptive.mesh.triangleCount) adaptive vs \(uniform) uniform")
     }
 
+    // MARK: - Held-out ripples
+
+    /// A ripple other than the reference one: z = amplitude·sin(2π·frequency·|p − centre|).
+    struct HeldOutRipple: Sendable, CustomTestStringConvertible {
+        var rows: Int, columns: Int
+        var frequency: Double, amplitude: Double
+        var centre: SIMD2<Double>
+        var side: Double
+        var tolerance: Double
+
+        var testDescription: String {
+            "\(rows)×\(columns), f \(frequency), a \(amplitude), centre \(centre), \(side) pt, τ \(tolerance)"
+        }
+
+        func mesh() throws -> MeshTransform {
+            try AutomaticStepsTests.grid(rows: rows, columns: columns) { p in
+                let d = p - centre
+                return amplitude * sin(2 * Double.pi * frequency * (d * d).sum().squareRoot())
+            }
+        }
+    }
+
+    /// Ripples the rates were not tuned on. The first, with `shortest`, once stopped after five
+    /// rounds at 0.526 pt over τ = 0.5 pt: densifying a cell adds samples to its neighbours' sides,
+    /// which reshapes their joining rings, and the miss moved from cell to cell.
+    static let heldOutRipples: [HeldOutRipple] = [
+        HeldOutRipple(rows: 24, columns: 24, frequency: 2, amplitude: 0.04, centre: SIMD2(0.45, 0.55), side: 1000, tolerance: 0.5),
+        HeldOutRipple(rows: 30, columns: 20, frequency: 3, amplitude: 0.03, centre: SIMD2(0.45, 0.55), side: 800, tolerance: 0.3),
+        HeldOutRipple(rows: 16, columns: 20, frequency: 2.5, amplitude: 0.05, centre: SIMD2(0.3, 0.6), side: 600, tolerance: 0.25),
+        HeldOutRipple(rows: 20, columns: 20, frequency: 1.5, amplitude: 0.06, centre: SIMD2(0.62, 0.41), side: 1000, tolerance: 0.8),
+        HeldOutRipple(rows: 24, columns: 24, frequency: 2, amplitude: 0.04, centre: SIMD2(0.45, 0.55), side: 1000, tolerance: 0.35),
+    ]
+
+    /// On every held-out ripple and diagonal, every triangle is within τ of the B-spline surface
+    /// written out here (10 points a triangle), the report agrees, and the mesh is watertight.
+    @Test(arguments: heldOutRipples)
+    func heldOutRippleWithinTolerance(ripple: HeldOutRipple) throws {
+        let mesh = try ripple.mesh()
+        let document = AutomaticStepsTests.document(mesh, size: ripple.side)
+        let surface = GridSurface(mesh: mesh, rows: ripple.rows, columns: ripple.columns)
+        for policy in [DiagonalPolicy.shortest, .first, .second] {
+            let result = try AdaptiveTessellator(mesh: mesh, options: TessellationOptions(diagonal: policy)).tessellate(
+                mesh, geometry: document.geometry, space: .points, tolerance: ripple.tolerance)
+            let deviation = surface.deviation(of: result.mesh, scale: document.geometry.pointScale)
+            #expect(deviation <= ripple.tolerance, "\(policy): \(deviation) pt over τ after \(result.report.rounds) rounds")
+            #expect(result.report.worstDeviation <= ripple.tolerance)
+            AutomaticStepsTests.checkWatertight(result.mesh)
+        }
+    }
+
+    /// A failing cell grows by the square root of how far it missed, at least doubles when
+    /// asked to, never shrinks, and stops at the most segments, where densifying reports no growth.
+    @Test func densifyGrowsEveryFailingCellUpToTheMost() {
+        let cap = AdaptiveTessellator.maximumRate
+        var rates = CellRates(u: [3, 5, cap], v: [2, 5, cap])
+        // Cell 0 missed by 4×: √4 · 1.15 = 2.3 → 7 and 5; cell 1 is not failing.
+        let grew1 = rates.densify([0, 2], deviations: [4, 100, 100], tolerance: 1)
+        #expect(grew1)
+        #expect(rates.u == [7, 5, cap] && rates.v == [5, 5, cap])
+        // Barely over τ: at least one more segment; aggressive: at least double.
+        let grew2 = rates.densify([0], deviations: [1.0001, 0, 0], tolerance: 1)
+        #expect(grew2)
+        #expect(rates.u[0] == 9 && rates.v[0] == 6)
+        let grew3 = rates.densify([0], deviations: [1.0001, 0, 0], tolerance: 1, aggressive: true)
+        #expect(grew3)
+        #expect(rates.u[0] == 18 && rates.v[0] == 12)
+        // Unmeasurable and absurd deviations go to the cap; at the cap nothing grows.
+        let grew4 = rates.densify([0, 1], deviations: [.nan, .infinity, 0], tolerance: 1)
+        #expect(grew4)
+        #expect(rates.u == [cap, cap, cap] && rates.v == [cap, cap, cap])
+        let grew5 = rates.densify([0, 1, 2], deviations: [9, 9, 9], tolerance: 1, aggressive: true)
+        #expect(!grew5)
+    }
+
     // MARK: - Flat meshes
 
     /// A flat mesh, the identity or any affine map of it, needs no subdivision: one quad a face.

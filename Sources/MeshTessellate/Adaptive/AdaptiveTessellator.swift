@@ -26,8 +26,11 @@ public struct AdaptiveTessellator: Sendable {
     /// Rates are estimated for τ divided by this, which leaves room for the joining triangles
     /// (a little wider than the grid's) and for sampled bounds on rational faces.
     static let safety = 1.1
-    /// Rebuilds allowed when the measurement finds a face over τ.
-    static let maximumRounds = 5
+    /// Rebuilds that grow a failing cell by the square root of how far it missed. Past them, a
+    /// failing cell at least doubles its segments each round: growing one cell adds samples to its
+    /// neighbours' shared sides, which reshapes their joining rings, so a miss can move from cell
+    /// to cell for a few rounds; doubling ends such a chain quickly.
+    static let gentleRounds = 5
 
     /// Prepares automatic tessellation of meshes with `mesh`'s topology.
     public init(mesh: MeshTransform, options: TessellationOptions = TessellationOptions()) throws {
@@ -82,23 +85,35 @@ public struct AdaptiveTessellator: Sendable {
                 worst = max(worst, built.deviations[c])
                 if cells[c].patch != nil, !(built.deviations[c] <= tau) { failing.append(c) }
             }
-            if failing.isEmpty || round == AdaptiveTessellator.maximumRounds
-                || !rates.densify(failing, deviations: built.deviations, tolerance: tau)
-            {
-                let report = AdaptiveReport(
-                    tolerance: tau, smallestRate: layout.smallestRate, largestRate: layout.largestRate,
-                    irregularFaces: (0..<surfaces.faceCount).reduce(0) { $0 + (patches[$1] == nil ? 1 : 0) },
-                    triangleCount: layout.triangleCount, vertexCount: layout.vertexCount, worstDeviation: worst, rounds: round,
-                    equivalentUniformSteps: AdaptiveTessellator.steps(reaching: layout.largestRate),
-                    isolatedVertices: isolations.count, deepestIsolation: isolations.map(\.depth).max() ?? 0,
-                    largestCornerBound: cells.reduce(0.0) { max($0, $1.bound) })
-                let pointsMesh = TriangleMesh(
-                    space: .points, positions: built.unitPositions.map { $0 * scale }, from: built.from,
-                    normals: built.normals, triangles: built.triangles, sourceFaces: built.sourceFaces)
-                let result = pointsMesh.converted(to: space, unitPositions: built.unitPositions, geometry: geometry)
-                return AdaptiveTessellation(mesh: result, report: report, parameters: built.parameters)
+            // Never returns a mesh measured over τ. Termination: every round that does not return
+            // grows at least one rate by one or more, and rates never shrink and stop at
+            // `maximumRate`, so there are finitely many rounds; a failing cell at the most segments
+            // everywhere is refused below, and a layout over the budget is refused by
+            // `AdaptiveLayout`.
+            if !failing.isEmpty {
+                let aggressive = round >= AdaptiveTessellator.gentleRounds
+                guard rates.densify(failing, deviations: built.deviations, tolerance: tau, aggressive: aggressive) else {
+                    let c = failing.max { built.deviations[$0] < built.deviations[$1] } ?? failing[0]
+                    throw MeshError(
+                        .limitExceeded, path: "faces[\(cells[c].face)]",
+                        "a tolerance of \(tau) points is not met on this face even with the most segments (\(AdaptiveTessellator.maximumRate)); measured \(built.deviations[c]) points at that"
+                    )
+                }
+                round += 1
+                continue
             }
-            round += 1
+            let report = AdaptiveReport(
+                tolerance: tau, smallestRate: layout.smallestRate, largestRate: layout.largestRate,
+                irregularFaces: (0..<surfaces.faceCount).reduce(0) { $0 + (patches[$1] == nil ? 1 : 0) },
+                triangleCount: layout.triangleCount, vertexCount: layout.vertexCount, worstDeviation: worst, rounds: round,
+                equivalentUniformSteps: AdaptiveTessellator.steps(reaching: layout.largestRate),
+                isolatedVertices: isolations.count, deepestIsolation: isolations.map(\.depth).max() ?? 0,
+                largestCornerBound: cells.reduce(0.0) { max($0, $1.bound) })
+            let pointsMesh = TriangleMesh(
+                space: .points, positions: built.unitPositions.map { $0 * scale }, from: built.from,
+                normals: built.normals, triangles: built.triangles, sourceFaces: built.sourceFaces)
+            let result = pointsMesh.converted(to: space, unitPositions: built.unitPositions, geometry: geometry)
+            return AdaptiveTessellation(mesh: result, report: report, parameters: built.parameters)
         }
     }
 

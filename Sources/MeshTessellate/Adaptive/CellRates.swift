@@ -34,9 +34,11 @@ struct CellRates: Sendable {
         return CellRates(u: needs.map { Int($0.x) }, v: needs.map { Int($0.y) })
     }
 
-    /// Makes the failing cells denser in proportion to how far they missed. Returns false when
-    /// none could grow (all at the most segments).
-    mutating func densify(_ cells: [Int], deviations: [Double], tolerance: Double) -> Bool {
+    /// Makes the failing cells denser in proportion to how far they missed (the error of a grid
+    /// goes with the square of its spacing), at least doubling them when `aggressive`. Every
+    /// failing rate below the most grows by one or more, none shrinks. Returns false when none
+    /// could grow (all at the most segments).
+    mutating func densify(_ cells: [Int], deviations: [Double], tolerance: Double, aggressive: Bool = false) -> Bool {
         var grew = false
         let cap = AdaptiveTessellator.maximumRate
         // In Double, capped before converting: a deviation that overflowed to infinity (absurd
@@ -46,7 +48,9 @@ struct CellRates: Sendable {
             return wanted < Double(cap) ? max(rate + 1, Int(wanted)) : cap
         }
         for c in cells {
-            let factor = (deviations[c] / tolerance).squareRoot() * 1.15
+            let missed = (deviations[c] / tolerance).squareRoot() * 1.15
+            // NaN (a deviation that could not be measured) stays NaN, which `grown` sends to the cap.
+            let factor = aggressive ? (missed >= 2 || missed.isNaN ? missed : 2) : missed
             let nu = min(cap, grown(u[c], factor))
             let nv = min(cap, grown(v[c], factor))
             if nu != u[c] || nv != v[c] { grew = true }
@@ -83,10 +87,12 @@ struct CellRates: Sendable {
     /// |dᵀHd|/8 at its midpoint, and on a triangle whose quadratic form is semi-definite (as on
     /// a ripple, bent one way) the largest error is at an edge midpoint. A cell's edges are
     /// (hu, 0), (0, hv) and a diagonal (hu, ±hv): the error of the diagonal is
-    /// |hu²P_uu ± 2·hu·hv·P_uv + hv²P_vv|/8. Fixed diagonals take the worse sign; `shortest` and
-    /// `surface` pick the diagonal across which the surface bends less, so they take the better
-    /// one (the measurement catches a face where they did not); `center` splits at the centre,
-    /// so its half-diagonals err a quarter as much.
+    /// |hu²P_uu ± 2·hu·hv·P_uv + hv²P_vv|/8. A fixed diagonal has a known direction in the
+    /// cell's (u, v): `first` joins (0, 0) to (1, 1), the + sign, and `second` joins (1, 0) to
+    /// (0, 1), the − sign (the interior grid's quads are split that way; the ring's triangles are
+    /// measured). `shortest` and `surface` pick the diagonal across which the surface bends less,
+    /// so they take the better sign (the measurement catches a face where they did not); `center`
+    /// splits at the centre, so its half-diagonals err a quarter as much.
     static func error(_ samples: [PatchCurvature], nu: Double, nv: Double, policy: DiagonalPolicy) -> Double {
         let hu = 1 / nu, hv = 1 / nv
         func norm(_ p: Point3D) -> Double { (p * p).sum().squareRoot() }
@@ -96,7 +102,8 @@ struct CellRates: Sendable {
             let plus = norm(a + b + d), minus = norm(a - b + d)
             let diagonal: Double
             switch policy {
-            case .first, .second: diagonal = max(plus, minus)
+            case .first: diagonal = plus
+            case .second: diagonal = minus
             case .shortest, .surface: diagonal = min(plus, minus)
             case .center: diagonal = max(plus, minus) / 4
             }
