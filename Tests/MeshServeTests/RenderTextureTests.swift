@@ -63,12 +63,16 @@ import Testing
         // for its size before anything is decoded.
         var huge: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
         huge += [0, 0, 0x13, 0x88, 0, 0, 0x13, 0x88, 8, 6, 0, 0, 0, 0, 0, 0, 0]
+        // The largest sides a PNG header can declare: their product does not fit an Int.
+        var widest = huge
+        widest.replaceSubrange(16..<24, with: [UInt8](repeating: 0xFF, count: 8))
         let notAnImage = RenderTextureTests.base64(Array("hello, world".utf8))
         let truncated = RenderTextureTests.base64(Array(try RenderTextureTests.halves().pngData().prefix(40)))
         let cases: [(texture: String, status: HTTPResponse.Status)] = [
             (notAnImage, .unprocessableContent),
             (truncated, .unprocessableContent),
             (RenderTextureTests.base64(huge), .contentTooLarge),
+            (RenderTextureTests.base64(widest), .contentTooLarge),
             ("\"%%%\"", .badRequest),
             ("\"data:image/png,abc\"", .badRequest),
             ("42", .badRequest),

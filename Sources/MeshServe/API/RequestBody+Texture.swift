@@ -23,7 +23,9 @@ extension RequestBody {
         }
         let bytes = [UInt8](data)
         if let size = ImageHeader.size(of: bytes) {
-            guard size.width * size.height <= maximumPixels else {
+            // A header declares up to 2³² − 1 on each side, so the product may not fit an Int.
+            let pixels = size.width.multipliedReportingOverflow(by: size.height)
+            guard !pixels.overflow, pixels.partialValue <= maximumPixels else {
                 throw APIError(
                     .contentTooLarge, path: key,
                     "a texture of \(size.width) × \(size.height) pixels is over the server's limit of \(maximumPixels) pixels")
