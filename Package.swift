@@ -74,6 +74,7 @@ let package = Package(
                 "SurfaceKit",
                 "MeshTessellate",
                 "MeshRender",
+                "CSwiftRuntimeShims",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             // The page is compiled into the binary (no resource bundle to lose when it is installed).

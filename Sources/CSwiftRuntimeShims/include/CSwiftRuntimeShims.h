@@ -59,4 +59,23 @@ static inline uint32_t shims_lanes_at_most(shims_float4 a, shims_float4 b) {
 #endif
 }
 
+// Asks glibc to serve blocks up to mmapThreshold bytes from its heap and to return free memory at
+// the heap's top to the kernel only past trimThreshold bytes, so that a server's large arrays
+// reuse the pages of the previous request's. Returns false where the C library is not glibc or a
+// setting is refused.
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+static inline bool shims_keep_freed_memory(int mmapThreshold, int trimThreshold) {
+#if defined(__GLIBC__)
+    int trimmed = mallopt(M_TRIM_THRESHOLD, trimThreshold);
+    int mapped = mallopt(M_MMAP_THRESHOLD, mmapThreshold);
+    return trimmed == 1 && mapped == 1;
+#else
+    (void)mmapThreshold;
+    (void)trimThreshold;
+    return false;
+#endif
+}
+
 #endif

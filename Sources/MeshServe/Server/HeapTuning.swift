@@ -1,3 +1,5 @@
+import CSwiftRuntimeShims
+
 /// How the server asks the C allocator to keep memory it frees.
 ///
 /// An edit of a large mesh allocates the same few big arrays on every request (at 50 × 50 faces
@@ -17,20 +19,6 @@ enum HeapTuning {
 
     /// Applies the settings, once, before serving (a no-op where the C library is not glibc).
     static func apply() {
-        #if os(Linux) && canImport(Glibc)
-            _ = glibcMallopt(glibcTrimThreshold, trimThreshold)
-            _ = glibcMallopt(glibcMmapThreshold, mmapThreshold)
-        #endif
+        _ = shims_keep_freed_memory(mmapThreshold, trimThreshold)
     }
-
-    // malloc.h's parameter numbers (the Glibc module does not import malloc.h).
-    static let glibcTrimThreshold: Int32 = -1
-    static let glibcMmapThreshold: Int32 = -3
 }
-
-#if os(Linux) && canImport(Glibc)
-    /// glibc's `int mallopt(int, int)`: two 32-bit integers in and one out, passed the same way by
-    /// the C and Swift calling conventions on the 64-bit platforms Swift supports.
-    @_silgen_name("mallopt")
-    private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
-#endif
