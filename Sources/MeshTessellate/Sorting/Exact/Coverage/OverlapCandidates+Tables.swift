@@ -34,7 +34,9 @@ extension OverlapCandidates {
         return (grid, bins, lo, hi)
     }
 
-    /// Adds R's crossings of every row's centre line to the cell where each crossing lies.
+    /// Adds R's crossings of every row's centre line to the cell where each crossing lies, on all
+    /// cores: each part takes a band of rows and every segment's crossings in it (the bands'
+    /// cells are apart, and integer sums do not depend on their order).
     static func addCrossings(
         of residual: [(a: Int32, b: Int32, weight: Int32)], screen: UnsafeBufferPointer<Point3D>, grid: ScreenGrid,
         into winding: UnsafeMutableBufferPointer<Int32>
@@ -43,27 +45,42 @@ extension OverlapCandidates {
         // row's centre line at points whose cells hold the crossing segment, so the crossings right
         // of such a cell's column are exactly those right of its centre. (Half-open in y, so a line
         // through a vertex of R counts it once; R is a cycle, the boundary of the triangles.)
-        let nx = grid.columns
-        for s in residual {
-            let p = screen[Int(s.a)], q = screen[Int(s.b)]
-            guard p.y != q.y else { continue }
-            let up = p.y < q.y
-            for y in grid.row(min(p.y, q.y))...grid.row(max(p.y, q.y)) {
-                let centre = grid.origin.y + (Double(y) + 0.5) * grid.cellHeight
-                guard up ? (p.y <= centre && centre < q.y) : (q.y <= centre && centre < p.y) else { continue }
-                // The fraction along the segment first (in [0, 1], finite even when the rise is
-                // subnormal, where the slope would overflow and 0 × ∞ give NaN); a crossing that
-                // still comes out NaN (coordinates near the largest double) falls back to p, and
-                // the clamp keeps it inside the segment's own cells.
-                let along = p.x + (centre - p.y) / (q.y - p.y) * (q.x - p.x)
-                let x = along.isNaN ? p.x : Swift.min(Swift.max(along, Swift.min(p.x, q.x)), Swift.max(p.x, q.x))
-                winding[y * nx + grid.column(x)] += up ? s.weight : -s.weight
+        let nx = grid.columns, ny = grid.rows
+        let bands = Swift.max(1, Swift.min(ProcessInfoCores.count, ny, residual.count / minimumCrossingBand))
+        guard let base = winding.baseAddress else { return }
+        let out = SharedMutableBuffer(base: base)
+        residual.withUnsafeBufferPointer { residual in
+            parallelChunks(bands, minimumChunk: 1) { chunk in
+                for band in chunk {
+                    let rows = ny * band / bands..<ny * (band + 1) / bands
+                    for s in residual {
+                        let p = screen[Int(s.a)], q = screen[Int(s.b)]
+                        guard p.y != q.y else { continue }
+                        let up = p.y < q.y
+                        let first = Swift.max(grid.row(Swift.min(p.y, q.y)), rows.lowerBound)
+                        let last = Swift.min(grid.row(Swift.max(p.y, q.y)), rows.upperBound - 1)
+                        guard first <= last else { continue }
+                        for y in first...last {
+                            let centre = grid.origin.y + (Double(y) + 0.5) * grid.cellHeight
+                            guard up ? (p.y <= centre && centre < q.y) : (q.y <= centre && centre < p.y) else { continue }
+                            // The fraction along the segment first (in [0, 1], finite even when the
+                            // rise is subnormal, where the slope would overflow and 0 × ∞ give NaN);
+                            // a crossing that still comes out NaN (coordinates near the largest
+                            // double) falls back to p, and the clamp keeps it inside the segment's
+                            // own cells.
+                            let along = p.x + (centre - p.y) / (q.y - p.y) * (q.x - p.x)
+                            let x = along.isNaN ? p.x : Swift.min(Swift.max(along, Swift.min(p.x, q.x)), Swift.max(p.x, q.x))
+                            out.base[y * nx + grid.column(x)] += up ? s.weight : -s.weight
+                        }
+                    }
+                }
             }
         }
     }
 
     /// Turns each row's crossings into the winding number of every cell (the crossings right of
-    /// it) and sets the bits of the two tables.
+    /// it) and sets the bits of the two tables, rows on all cores (a row's cells, and its bytes of
+    /// the bit tables, are its own).
     static func markCells(
         grid: ScreenGrid, start: UnsafeBufferPointer<Int32>, winding: UnsafeMutableBufferPointer<Int32>,
         attention: UnsafeMutableBufferPointer<UInt8>, segmentBits: UnsafeMutableBufferPointer<UInt8>, rowBytes: Int
@@ -77,19 +94,24 @@ extension OverlapCandidates {
         // covered as often (R meets none of them, and they are connected), which one read a row
         // of it tells instead of two reads a row of the offsets.
         let nx = grid.columns, ny = grid.rows
-        for y in 0..<ny {
-            var right: Int32 = 0
-            for x in stride(from: nx - 1, through: 0, by: -1) {
-                let here = winding[y * nx + x]
-                winding[y * nx + x] = right
-                let bit: UInt8 = 1 << UInt8(x & 7)
-                if start[y * nx + x] != start[y * nx + x + 1] {
-                    attention[y * rowBytes + x >> 3] |= bit
-                    segmentBits[y * rowBytes + x >> 3] |= bit
-                } else if right != 1 {
-                    attention[y * rowBytes + x >> 3] |= bit
+        guard let wBase = winding.baseAddress, let aBase = attention.baseAddress, let sBase = segmentBits.baseAddress else { return }
+        let windingOut = SharedMutableBuffer(base: wBase)
+        let (attentionOut, segmentOut) = (SharedMutableBuffer(base: aBase), SharedMutableBuffer(base: sBase))
+        parallelChunks(ny, minimumChunk: Swift.max(1, markedCellsChunk / Swift.max(nx, 1))) { rows in
+            for y in rows {
+                var right: Int32 = 0
+                for x in stride(from: nx - 1, through: 0, by: -1) {
+                    let here = windingOut.base[y * nx + x]
+                    windingOut.base[y * nx + x] = right
+                    let bit: UInt8 = 1 << UInt8(x & 7)
+                    if start[y * nx + x] != start[y * nx + x + 1] {
+                        attentionOut.base[y * rowBytes + x >> 3] |= bit
+                        segmentOut.base[y * rowBytes + x >> 3] |= bit
+                    } else if right != 1 {
+                        attentionOut.base[y * rowBytes + x >> 3] |= bit
+                    }
+                    right &+= here
                 }
-                right &+= here
             }
         }
     }

@@ -30,6 +30,11 @@ enum OverlapCandidates {
     /// block is kept, so a few huge triangles or crowded rows cannot make the pass quadratic.
     static let budgetPerTriangle = 64
     static let budgetAllowance = 65_536
+    /// Segments of R a band of rows takes at least when the crossings are added on several cores:
+    /// each band reads every segment, so fewer are cheaper on one.
+    static let minimumCrossingBand = 1_024
+    /// Cells a core takes at least when the winding numbers and bits are made row by row.
+    static let markedCellsChunk = 65_536
 
     /// The triangles that may overlap another, ascending; nil when the test would cost more than it
     /// can save. `signs` are the screen-area signs, 0 for triangles that cover no area (never

@@ -52,14 +52,27 @@ extension ScreenGrid {
         }
         // Counts per cell, then running sums: `start[c]` becomes the end of cell c's entries.
         // Every count and sum is at most `total`, which fits an Int32, hence the wrapping
-        // arithmetic (no overflow checks in the loops over entries).
+        // arithmetic (no overflow checks in the loops over entries). Both loops over the items
+        // run in bands of rows on all cores: each band reads every item and writes only the
+        // cells of its own rows, in the same order as one pass would, so the bins are the same.
+        let bands = Swift.max(1, Swift.min(ProcessInfoCores.count, rows, total / ScreenGrid.minimumBandEntries))
+        @inline(__always) func band(_ b: Int) -> ClosedRange<Int32> {
+            Int32(truncatingIfNeeded: rows * b / bands)...Int32(truncatingIfNeeded: rows * (b + 1) / bands - 1)
+        }
         var start = [Int32](repeating: 0, count: cellCount + 1)
         var columns = [Int32](unsafeUninitializedCapacity: withColumns ? total : 0) { _, initialized in
             initialized = withColumns ? total : 0
         }
         let members = start.withUnsafeMutableBufferPointer { start in
-            for r in cells where r.x <= r.z && r.y <= r.w {
-                forEachCell(r) { cell, _ in start[cell] &+= 1 }
+            guard let startBase = start.baseAddress else { return [Int32]() }
+            let starts = SharedMutableBuffer(base: startBase)
+            parallelChunks(bands, minimumChunk: 1) { chunk in
+                for b in chunk {
+                    for r in cells where r.x <= r.z && r.y <= r.w {
+                        guard let clipped = Self.clip(r, to: band(b)) else { continue }
+                        forEachCell(clipped) { cell, _ in starts.base[cell] &+= 1 }
+                    }
+                }
             }
             for c in 1..<cellCount { start[c] &+= start[c - 1] }
             start[cellCount] = Int32(truncatingIfNeeded: total)
@@ -70,31 +83,42 @@ extension ScreenGrid {
             // pages, as the fill writes all over them.
             return [Int32](unsafeUninitializedCapacity: total) { members, initialized in
                 adviseHugePages(UnsafeMutableRawBufferPointer(members))
-                var place = cells.count
-                while place > 0 {
-                    place -= 1
-                    // The item listed at this place; its range is a scattered read when listed
-                    // in another order, asked for 16 places ahead.
-                    var item = place
-                    if let order, let base = cells.baseAddress {
-                        item = Int(order[place])
-                        if place >= 16 { shims_prefetch(base + Int(order[place - 16])) }
-                    }
-                    let r = cells[item]
-                    guard r.x <= r.z && r.y <= r.w else { continue }
-                    let value = Int32(truncatingIfNeeded: item)
-                    if withColumns {
-                        columns.withUnsafeMutableBufferPointer { columns in
-                            forEachCell(r) { cell, column in
-                                start[cell] &-= 1
-                                members[Int(start[cell])] = value
-                                columns[Int(start[cell])] = Int32(truncatingIfNeeded: column)
+                guard let membersBase = members.baseAddress else {
+                    initialized = 0
+                    return
+                }
+                let memberOut = SharedMutableBuffer(base: membersBase)
+                columns.withUnsafeMutableBufferPointer { columns in
+                    // Only when asked for: an empty array may still have an address.
+                    let columnOut = withColumns ? columns.baseAddress.map { SharedMutableBuffer(base: $0) } : nil
+                    parallelChunks(bands, minimumChunk: 1) { chunk in
+                        for b in chunk {
+                            var place = cells.count
+                            while place > 0 {
+                                place -= 1
+                                // The item listed at this place; its range is a scattered read when
+                                // listed in another order, asked for 16 places ahead.
+                                var item = place
+                                if let order, let base = cells.baseAddress {
+                                    item = Int(order[place])
+                                    if place >= 16 { shims_prefetch(base + Int(order[place - 16])) }
+                                }
+                                let r = cells[item]
+                                guard r.x <= r.z && r.y <= r.w, let clipped = Self.clip(r, to: band(b)) else { continue }
+                                let value = Int32(truncatingIfNeeded: item)
+                                if let columnOut {
+                                    forEachCell(clipped) { cell, column in
+                                        starts.base[cell] &-= 1
+                                        memberOut.base[Int(starts.base[cell])] = value
+                                        columnOut.base[Int(starts.base[cell])] = Int32(truncatingIfNeeded: column)
+                                    }
+                                } else {
+                                    forEachCell(clipped) { cell, _ in
+                                        starts.base[cell] &-= 1
+                                        memberOut.base[Int(starts.base[cell])] = value
+                                    }
+                                }
                             }
-                        }
-                    } else {
-                        forEachCell(r) { cell, _ in
-                            start[cell] &-= 1
-                            members[Int(start[cell])] = value
                         }
                     }
                 }
@@ -102,6 +126,17 @@ extension ScreenGrid {
             }
         }
         return Bins(start: start, members: members, columns: columns)
+    }
+
+    /// Entries a band of rows takes at least when items are binned on several cores: each band
+    /// reads every item, so fewer are cheaper on one.
+    static let minimumBandEntries = 65_536
+
+    /// The non-empty range `r` cut to the rows `rows`; nil when it has none of them.
+    @inline(__always)
+    static func clip(_ r: SIMD4<Int32>, to rows: ClosedRange<Int32>) -> SIMD4<Int32>? {
+        let first = Swift.max(r.y, rows.lowerBound), last = Swift.min(r.w, rows.upperBound)
+        return first <= last ? SIMD4(r.x, first, r.z, last) : nil
     }
 
     /// Calls `body` with the row-major index and the column of every cell of the non-empty range

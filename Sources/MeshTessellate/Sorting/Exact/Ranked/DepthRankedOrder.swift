@@ -107,8 +107,8 @@ enum DepthRankedOrder {
             slots, keys: &keys, list: list, sign: sign, screen: s, triangles: tris, turns: turns, parts: parts,
             atomically: atomically)
         let bounds = joined(partBounds)
-        // Ranks: ascending key, ties in slot (so index) order.
-        let ranked = RadixSort.stableOrder(bits: keys)
+        // Ranks: ascending key, ties in slot (so index) order, on all cores.
+        let ranked = RadixSort.parallelStableOrder(bits: keys)
         keys = []
 
         // Cells about three times the mean box: a box then meets one or two cells instead of about
