@@ -41,7 +41,7 @@ import Testing
         return result
     }
 
-    @Test(arguments: [("points", "none"), ("unit", "none"), ("points", "depth"), ("unit", "depth")])
+    @Test(arguments: [("points", "none"), ("unit", "none"), ("points", "depth"), ("unit", "depth"), ("points", "exact")])
     func deltaAnswersRebuildTheFullAnswerAfterEveryEdit(space: String, sort: String) async throws {
         let start = try ServeSupport.grid(rows: 12, columns: 12, transform: ServeSupport.tilted) { p in SIMD3(0, 0, 0.1 * p.x * p.y) }
         let server = MeshServer(document: ExampleMesh.skew.document, port: 0)
@@ -87,13 +87,13 @@ import Testing
                 }
                 tag = response.headers[HTTPField.Name("Mesh-Version")!]
                 // Kept: no sort in either space, the depth sort in points space.
-                let kept = sort == "none" || space == "points"
-                #expect((tag != nil) == kept)
+                #expect((tag != nil) == LiveEditAPITests.kept(sort, space))
                 var mesh = try Tessellator.tessellate(document, options: options, space: space == "unit" ? .unit : .points)
-                if sort == "depth" {
+                if sort != "none" {
                     let points = try Tessellator.tessellate(document, options: options, space: .points)
                     mesh = try PainterSorter.sorted(
-                        mesh: points, geometry: document.geometry, mode: .depth, space: space == "unit" ? .unit : .points
+                        mesh: points, geometry: document.geometry, mode: sort == "depth" ? .depth : .exact,
+                        space: space == "unit" ? .unit : .points
                     ).mesh
                 }
                 #expect(held == LiveEditAPITests.expectedBytes(mesh), "edit \(k)")
@@ -102,7 +102,8 @@ import Testing
         }
     }
 
-    static func kept(_ sort: String, _ space: String) -> Bool { sort == "none" || space == "points" }
+    /// Whether the server keeps the answer (and tags it): no sort, or the depth sort in points space.
+    static func kept(_ sort: String, _ space: String) -> Bool { sort == "none" || (sort == "depth" && space == "points") }
 
     @Test func sortedAnswersAndBusySlotsAreStillTheLibrarys() async throws {
         let document = try ServeSupport.grid(rows: 5, columns: 5, transform: ServeSupport.tilted) { p in SIMD3(0, 0, 30 * p.x * p.y) }

@@ -15,27 +15,25 @@ struct BinaryAnswer: Sendable {
 
 extension MeshService {
     /// The binary answer of ``tessellate(_:options:space:sort:)`` for `document`. With fixed steps
-    /// and no sort (or the depth sort in points space), the last tessellation of the topology is
-    /// kept (``KeptTessellation``, ``KeptDepthOrder``), so that an edit re-evaluates only the
-    /// patches its moved vertices reach, places again only the triangles they move, and rewrites
-    /// only the changed bytes of the kept answer; when `since` names that kept answer, only those
-    /// bytes are sent.
+    /// the last tessellation of the topology is kept (``KeptTessellation``), so that an edit
+    /// re-evaluates only the patches its moved vertices reach. With no sort, or the depth sort in
+    /// points space, the answer is kept too (with ``KeptDepthOrder``): an edit places again only
+    /// the triangles it moves and rewrites only the changed bytes, and when `since` names the kept
+    /// answer only those bytes are sent. Other sorts sort the kept tessellation in full.
     /// The full answer is always the one ``MeshEncoding/binary(_:)`` writes for the full
-    /// tessellation (the kept one is updated to exactly those bytes).
+    /// tessellation and sort (the kept one is updated to exactly those bytes).
     func binaryAnswer(
         _ document: MeshDocument, options: TessellationOptions, space: CoordinateSpace, sort: PainterSorter.Mode, since: String?,
         timing: inout ServerTiming
     ) throws -> BinaryAnswer {
-        guard sort == .none || (sort == .depth && space == .points),
-            case .fixed(let steps) = options.steps ?? document.mesh.subdivisionSteps
-        else {
+        guard case .fixed(let steps) = options.steps ?? document.mesh.subdivisionSteps else {
             return try fullAnswer(document, options: options, space: space, sort: sort, timing: &timing)
         }
         try document.layer.validate()
         return try cache.using(document.mesh, steps: steps, options: options) { tessellator, slot in
             let kept: BinaryAnswer?? = try slot.state.withLockIfAvailable { state throws -> BinaryAnswer? in
                 try MeshService.update(
-                    &state, slot: slot, tessellator: tessellator, document: document, space: space,
+                    &state, slot: slot, tessellator: tessellator, document: document, options: options, space: space,
                     sort: sort, since: since, instance: instance, timing: &timing)
             }
             if let kept, let answer = kept { return answer }
@@ -57,45 +55,59 @@ extension MeshService {
     /// Updates the slot's kept tessellation, order and answer for `document`; `nil` (the slot
     /// cleared) when the kept path does not apply to this tessellator or layer.
     static func update(
-        _ state: inout EditSlot.State, slot: EditSlot, tessellator: Tessellator, document: MeshDocument, space: CoordinateSpace,
-        sort: PainterSorter.Mode, since: String?, instance: UInt64, timing: inout ServerTiming
+        _ state: inout EditSlot.State, slot: EditSlot, tessellator: Tessellator, document: MeshDocument,
+        options: TessellationOptions, space: CoordinateSpace, sort: PainterSorter.Mode, since: String?, instance: UInt64,
+        timing: inout ServerTiming
     ) throws -> BinaryAnswer? {
         var kept = state.kept
         var depth = state.sort == .depth ? state.depth : nil
         var answer = state.sort == sort ? state.answer : nil
         let previousTag = state.tag
+        let version = state.version + 1
         // Cleared first: an error below leaves nothing half updated behind, and the arrays
         // taken out are the only references, so they are changed in place.
-        state = EditSlot.State(version: state.version)
-        let edit = try tessellator.tessellate(document.mesh, geometry: document.geometry, space: space, keeping: &kept)
+        state = EditSlot.State(version: version)
+        // Sorting needs points space (the sorter writes `space` itself).
+        let evaluated = sort == .none ? space : .points
+        let edit = try tessellator.tessellate(document.mesh, geometry: document.geometry, space: evaluated, keeping: &kept)
         timing.lap("evaluate")
         guard let mesh = kept?.mesh else { return nil }
         var spans: [Range<Int>]?
         var order: [Int32]?
-        if sort == .depth {
+        if sort == .depth, space == .points {
             let previous = depth?.order
-            if let edit, var kept = depth, kept.update(mesh: mesh, edit: edit) {
-                depth = kept
+            if let edit, var updated = depth, updated.update(mesh: mesh, edit: edit) {
+                depth = updated
             } else {
                 depth = try KeptDepthOrder(mesh: mesh, geometry: document.geometry)
                 answer = nil
             }
-            guard let depth else { return nil }
-            order = depth.order
-            if let edit, var held = answer, let previous {
+            order = depth?.order
+            timing.lap("sort")
+            if let edit, var held = answer, let previous, let order {
                 answer = nil
-                spans = try MeshEncoding.patch(&held, mesh: mesh, edit: edit, order: depth.order, previousOrder: previous)
+                spans = try MeshEncoding.patch(&held, mesh: mesh, edit: edit, order: order, previousOrder: previous)
                 answer = held
             }
-            timing.lap("sort")
-        } else if let edit, var held = answer {
+        } else if sort == .none, let edit, var held = answer {
             answer = nil
             spans = try MeshEncoding.patch(&held, mesh: mesh, edit: edit)
             answer = held
         }
+        if sort != .none, order == nil {
+            // The exact sort, a sort in another space, or a layer the depth order must clip: the
+            // library's sort of the kept tessellation; only the tessellation is kept.
+            let sorted = try PainterSorter.sorted(
+                mesh: mesh, geometry: document.geometry, mode: sort, space: space, maximumTriangles: options.maximumTriangles
+            ).mesh
+            timing.lap("sort")
+            let bytes = try MeshEncoding.binary(sorted)
+            state = EditSlot.State(kept: kept, version: version)
+            timing.lap("encode")
+            return BinaryAnswer(bytes: bytes, triangleCount: sorted.triangleCount)
+        }
         if spans == nil { answer = try MeshEncoding.binary(order.map { mesh.reordered($0) } ?? mesh) }
         guard let full = answer else { return nil }
-        let version = state.version + 1
         let tag = "\(String(instance, radix: 36))-\(slot.serial)-\(version)"
         state = EditSlot.State(kept: kept, depth: depth, sort: sort, answer: full, tag: tag, version: version)
         var result = BinaryAnswer(bytes: full, triangleCount: mesh.triangleCount, tag: tag)
