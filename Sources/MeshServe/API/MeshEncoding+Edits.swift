@@ -53,7 +53,8 @@ extension MeshEncoding {
                     UInt32(bitPattern: value.z).littleEndian
                 )
                 let old = (
-                    at.load(as: UInt32.self), at.load(fromByteOffset: 4, as: UInt32.self), at.load(fromByteOffset: 8, as: UInt32.self)
+                    at.loadUnaligned(as: UInt32.self), at.loadUnaligned(fromByteOffset: 4, as: UInt32.self),
+                    at.loadUnaligned(fromByteOffset: 8, as: UInt32.self)
                 )
                 guard new != old else { return false }
                 at.storeBytes(of: new.0, as: UInt32.self)
@@ -79,6 +80,39 @@ extension MeshEncoding {
             throw MeshError(.invalidValue, path: "", "a value is not a finite number as a 32-bit float; nothing was written")
         }
         return merged(spans)
+    }
+
+    /// The byte ranges (whole 32-bit words, merged as ``merged(_:)``) where `new` differs from
+    /// `old`; `nil` when their sizes or counts differ (a delta applies to an answer of the same
+    /// counts only).
+    static func differences(_ old: ByteBuffer, _ new: ByteBuffer) -> [Range<Int>]? {
+        guard old.readableBytes == new.readableBytes, old.readableBytes % 4 == 0, old.readableBytes >= 8 else { return nil }
+        var spans: [Range<Int>] = []
+        let same = old.withUnsafeReadableBytes { a in
+            new.withUnsafeReadableBytes { b -> Bool in
+                guard a.count == b.count, a.count >= 8, a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self) else {
+                    return false
+                }
+                var k = 8
+                while k < a.count {
+                    if a.loadUnaligned(fromByteOffset: k, as: UInt32.self) == b.loadUnaligned(fromByteOffset: k, as: UInt32.self) {
+                        k += 4
+                        continue
+                    }
+                    let start = k
+                    while k < a.count,
+                        a.loadUnaligned(fromByteOffset: k, as: UInt32.self) != b.loadUnaligned(fromByteOffset: k, as: UInt32.self)
+                    { k += 4 }
+                    if let last = spans.last, start <= last.upperBound + spanGap {
+                        spans[spans.count - 1] = last.lowerBound..<k
+                    } else {
+                        spans.append(start..<k)
+                    }
+                }
+                return true
+            }
+        }
+        return same ? spans : nil
     }
 
     /// Ascending indices as runs of consecutive ones.

@@ -14,12 +14,18 @@ struct BinaryAnswer: Sendable {
 }
 
 extension MeshService {
+    /// The most triangles whose tessellation and answer a slot keeps: about 125 bytes a triangle
+    /// (the evaluation, the mesh, the depth order and the answer), so at most 125 MB a slot and
+    /// 500 MB for the four; an edit of a larger mesh is computed in full each time.
+    static let largestKeptTriangles = 1_000_000
+
     /// The binary answer of ``tessellate(_:options:space:sort:)`` for `document`. With fixed steps
     /// the last tessellation of the topology is kept (``KeptTessellation``), so that an edit
     /// re-evaluates only the patches its moved vertices reach. With no sort, or the depth sort in
     /// points space, the answer is kept too (with ``KeptDepthOrder``): an edit places again only
     /// the triangles it moves and rewrites only the changed bytes, and when `since` names the kept
-    /// answer only those bytes are sent. Other sorts sort the kept tessellation in full.
+    /// answer only those bytes are sent. Other sorts sort the kept tessellation in full, and the
+    /// changes they send are found by comparing the new answer with the kept one.
     /// The full answer is always the one ``MeshEncoding/binary(_:)`` writes for the full
     /// tessellation and sort (the kept one is updated to exactly those bytes).
     func binaryAnswer(
@@ -59,6 +65,10 @@ extension MeshService {
         options: TessellationOptions, space: CoordinateSpace, sort: PainterSorter.Mode, since: String?, instance: UInt64,
         timing: inout ServerTiming
     ) throws -> BinaryAnswer? {
+        guard tessellator.plan.quadCount * 2 <= MeshService.largestKeptTriangles else {
+            state = EditSlot.State(version: state.version)
+            return nil
+        }
         var kept = state.kept
         var depth = state.sort == .depth ? state.depth : nil
         var answer = state.sort == sort ? state.answer : nil
@@ -102,9 +112,19 @@ extension MeshService {
             ).mesh
             timing.lap("sort")
             let bytes = try MeshEncoding.binary(sorted)
-            state = EditSlot.State(kept: kept, version: version)
+            let tag = "\(String(instance, radix: 36))-\(slot.serial)-\(version)"
+            state = EditSlot.State(kept: kept, sort: sort, answer: bytes, tag: tag, version: version)
+            var result = BinaryAnswer(bytes: bytes, triangleCount: sorted.triangleCount, tag: tag)
+            // The changes are found by comparing the two answers (the sort's output is new each time).
+            if let held = answer, let since, since == previousTag, let spans = MeshEncoding.differences(held, bytes) {
+                let delta = MeshEncoding.delta(bytes, spans: spans)
+                if delta.readableBytes < bytes.readableBytes {
+                    result.bytes = delta
+                    result.isDelta = true
+                }
+            }
             timing.lap("encode")
-            return BinaryAnswer(bytes: bytes, triangleCount: sorted.triangleCount)
+            return result
         }
         if spans == nil { answer = try MeshEncoding.binary(order.map { mesh.reordered($0) } ?? mesh) }
         guard let full = answer else { return nil }
