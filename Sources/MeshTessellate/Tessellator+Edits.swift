@@ -42,7 +42,7 @@ extension Tessellator {
     /// sub-quads triangulated again.
     ///
     /// Returns what changed, or `nil` when everything was made afresh: on the first call, when
-    /// `kept` was made for other faces, steps, diagonal, space or layer geometry, and wherever
+    /// `kept` was made for other faces, steps, diagonal, space or layer size and depth scale, and wherever
     /// the shortcut is not proven (automatic steps, vertices no face uses, screen space, the
     /// `surface` and `center` diagonals, and plans with faces off the patch path, see
     /// ``SubdivisionPlan/reevaluate(vertices:weights:changed:support:pointScale:into:)``).
@@ -61,7 +61,9 @@ extension Tessellator {
         var support: SubdivisionPlan.PatchSupport?
         if var state = kept, state.steps == plan.steps, Tessellator.sameCorners(state.faces, mesh.faces) {
             support = state.support
-            if state.mesh.space == space, state.geometry == geometry, state.diagonal == diagonal {
+            // Of the layer, the evaluation and triangulation read only the point scale (the
+            // transform matters to sorting and projection only), so turning the layer keeps it.
+            if state.mesh.space == space, state.geometry.pointScale == geometry.pointScale, state.diagonal == diagonal {
                 // Released while it is updated, so that its arrays are changed in place, not copied.
                 kept = nil
                 let changed = Tessellator.movedVertices(mesh.vertices, weights, from: state.vertices, state.weights)

@@ -153,6 +153,12 @@ import Testing
         #expect(try tessellator.tessellate(document.mesh, geometry: document.geometry, space: .points, keeping: &kept) == nil)
         #expect(try tessellator.tessellate(document.mesh, geometry: document.geometry, space: .points, keeping: &kept) != nil)
         #expect(try tessellator.tessellate(document.mesh, geometry: document.geometry, space: .unit, keeping: &kept) == nil)
+        // Turned: the same evaluation, so an update, equal to the full tessellation.
+        var turned = document.geometry
+        turned.transform = Transform3D.rotation(angle: 0.5, axis: SIMD3(0, 1, 0))
+        #expect(try tessellator.tessellate(document.mesh, geometry: turned, space: .unit, keeping: &kept) != nil)
+        let fullTurned = try tessellator.tessellate(document.mesh, geometry: turned, space: .unit)
+        #expect(try KeptTessellationTests.bits(#require(kept).mesh) == KeptTessellationTests.bits(fullTurned))
         var wider = document.geometry
         wider.size.x *= 2
         #expect(try tessellator.tessellate(document.mesh, geometry: wider, space: .unit, keeping: &kept) == nil)
@@ -180,7 +186,7 @@ import Testing
         for _ in 0..<30 {
             let edit = try tessellator.tessellate(mesh, geometry: document.geometry, space: .points, keeping: &kept)
             let points = try #require(kept).mesh
-            if let edit, var kept = order, kept.update(mesh: points, edit: edit) {
+            if let edit, var kept = order, kept.update(mesh: points, edit: edit, geometry: document.geometry) {
                 order = kept
                 updates += 1
             } else {
@@ -191,5 +197,13 @@ import Testing
             try KeptTessellationTests.edit(&mesh, using: &random)
         }
         #expect(updates >= 25)
+        // Another layer transform: the kept order refuses to follow.
+        var other = document.geometry
+        other.transform = Transform3D.rotation(angle: 0.2, axis: SIMD3(0, 1, 0))
+        var last = try #require(order)
+        let same = try #require(try tessellator.tessellate(mesh, geometry: document.geometry, space: .points, keeping: &kept))
+        let points = try #require(kept).mesh
+        let followed = last.update(mesh: points, edit: same, geometry: other)
+        #expect(!followed)
     }
 }

@@ -86,7 +86,7 @@ extension MeshService {
         var order: [Int32]?
         if sort == .depth, space == .points {
             let previous = depth?.order
-            if let edit, var updated = depth, updated.update(mesh: mesh, edit: edit) {
+            if let edit, var updated = depth, updated.update(mesh: mesh, edit: edit, geometry: document.geometry) {
                 depth = updated
             } else {
                 depth = try KeptDepthOrder(mesh: mesh, geometry: document.geometry)

@@ -33,10 +33,11 @@ public struct KeptDepthOrder: Sendable {
         keys = mesh.triangles.map { (depths[Int($0.x)] + depths[Int($0.y)] + depths[Int($0.z)]) / 3 }
     }
 
-    /// Follows `edit` of the tessellation, now `mesh` (the same geometry as before). Returns false,
-    /// with the order no longer usable, when a moved corner's depth is not a number; then make it anew.
-    public mutating func update(mesh: TriangleMesh, edit: TessellationEdit) -> Bool {
-        guard mesh.triangleCount == keys.count, mesh.vertexCount == depths.count else { return false }
+    /// Follows `edit` of the tessellation, now `mesh`, on a layer with `geometry`. Returns false,
+    /// with the order no longer usable, when the geometry is not the one the order was made for or
+    /// a moved corner's depth is not a number; then make it anew.
+    public mutating func update(mesh: TriangleMesh, edit: TessellationEdit, geometry: LayerGeometry) -> Bool {
+        guard geometry == self.geometry, mesh.triangleCount == keys.count, mesh.vertexCount == depths.count else { return false }
         if !edit.vertices.isEmpty {
             var moved = [Double](repeating: 0, count: edit.vertices.count)
             let positions = edit.vertices.map { mesh.positions[$0] }
