@@ -15,9 +15,10 @@ percentile of the server's time (from the Server-Timing header) and of the page'
 the edit to the frame drawn), then the median of each stage on the server and each phase in the
 page.
 
-Server-only mode sends the page's request (binary answer, points space) from this script, without
-a browser competing for the cores, and prints the median of each server stage and of the whole
-request as this client sees it (with the answer's transfer). Given several `--meshgeo` binaries
+Server-only mode sends the page's request (binary answer, points space, and like the page the
+`since` tag of the answer it holds, unless --full-answers) from this script, without a browser
+competing for the cores, and prints the median of each server stage and of the whole request as
+this client sees it (with the answer's transfer). Given several `--meshgeo` binaries
 it starts one server for each and alternates their requests (A B A B …), so that a baseline and
 a change are measured side by side under the same load.
 """
@@ -136,11 +137,17 @@ def server_only(args):
               " the first two dropped)")
         for sort, _ in SORTS:
             runs = {binary: [] for binary in binaries}
+            tags = {binary: None for binary in binaries}
             for k in range(args.edits + 2):
                 mesh["vertices"][EDITED_VERTEX]["to"] = [0.5, 0.5, 0.02 * (1 if k % 2 else -1)]
-                body = json.dumps({"mesh": mesh, "steps": 3, "diagonal": "shortest", "space": "points", "sort": sort,
-                                   "format": "binary"}).encode()
+                request = {"mesh": mesh, "steps": 3, "diagonal": "shortest", "space": "points", "sort": sort, "format": "binary"}
                 for binary, _, connection in servers:
+                    # As the page does: name the answer held, so a server that keeps it sends the changes.
+                    if tags[binary] and not args.full_answers:
+                        request["since"] = tags[binary]
+                    else:
+                        request.pop("since", None)
+                    body = json.dumps(request).encode()
                     started = time.perf_counter()
                     connection.request("POST", "/api/tessellate", body, {"Content-Type": "application/json"})
                     response = connection.getresponse()
@@ -148,9 +155,10 @@ def server_only(args):
                     wall = (time.perf_counter() - started) * 1000
                     if response.status != 200:
                         sys.exit(f"{binary}: HTTP {response.status}: {answer[:200]!r}")
+                    tags[binary] = response.getheader("Mesh-Version")
                     if k >= 2:
                         runs[binary].append({"wall": wall, "stages": server_timing(response.getheader("Server-Timing")),
-                                             "bytes": len(answer)})
+                                             "bytes": len(answer), "delta": response.getheader("Mesh-Answer") == "delta"})
             for binary in binaries:
                 rs = runs[binary]
                 compute = [r["stages"].get("compute", 0) for r in rs]
@@ -158,7 +166,8 @@ def server_only(args):
                 print(f"{sort:6} {os.path.relpath(binary, ROOT) if binary.startswith(ROOT) else binary}:"
                       f" server {statistics.median(compute):.1f} ms (p90 {p90(compute):.1f}),"
                       f" request with transfer {statistics.median(wall):.1f} ms (p90 {p90(wall):.1f}),"
-                      f" {rs[0]['bytes'] / 1e6:.1f} MB")
+                      f" answer {statistics.median(r['bytes'] for r in rs) / 1e6:.3f} MB (median),"
+                      f" {sum(r['delta'] for r in rs)} of {len(rs)} as changes")
                 stage_line("server stages", rs, "stages")
     finally:
         for _, server, connection in servers:
@@ -210,6 +219,8 @@ def main():
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--edits", type=int, default=40)
     parser.add_argument("--server-only", action="store_true", help="send the requests from this script, no browser")
+    parser.add_argument("--full-answers", action="store_true",
+                        help="server-only: never name the answer held (`since`), so every answer is the full one")
     parser.add_argument("--width", type=int, help="the browser window's width (the page test's 1100 by default)")
     parser.add_argument("--height", type=int, default=720)
     args = parser.parse_args()

@@ -55,9 +55,9 @@ enum MeshEncoding {
             base.storeBytes(of: UInt32(truncatingIfNeeded: vertexCount).littleEndian, as: UInt32.self)
             base.storeBytes(of: UInt32(truncatingIfNeeded: triangleCount).littleEndian, toByteOffset: 4, as: UInt32.self)
             var out = base + 8
-            fits = MeshEncoding.narrow(mesh.positions, lanes: 3, to: &out) && fits
-            fits = MeshEncoding.narrow(mesh.normals, lanes: 3, to: &out) && fits
-            fits = MeshEncoding.narrow(mesh.from, lanes: 2, to: &out) && fits
+            fits = MeshEncoding.narrow(mesh.positions[...], lanes: 3, to: &out) && fits
+            fits = MeshEncoding.narrow(mesh.normals[...], lanes: 3, to: &out) && fits
+            fits = MeshEncoding.narrow(mesh.from[...], lanes: 2, to: &out) && fits
             mesh.triangles.withUnsafeBufferPointer { triangles in
                 for t in triangles {
                     out.storeBytes(of: UInt32(bitPattern: t.x).littleEndian, as: UInt32.self)
@@ -80,7 +80,7 @@ enum MeshEncoding {
 
     /// Writes the first `lanes` components of each vector as little-endian `Float`s from `out`
     /// on, advancing it; false when some component is beyond ``float32Limit`` (or NaN).
-    static func narrow<Vector: SIMD>(_ values: [Vector], lanes: Int, to out: inout UnsafeMutableRawPointer) -> Bool
+    static func narrow<Vector: SIMD>(_ values: ArraySlice<Vector>, lanes: Int, to out: inout UnsafeMutableRawPointer) -> Bool
     where Vector.Scalar == Double {
         var fits = true
         values.withUnsafeBufferPointer { vectors in

@@ -10,8 +10,13 @@ struct TessellationRequest {
     /// The largest `steps` read as a number; anything above is far over every budget anyway.
     static let largestSteps = 1_000_000
 
-    init(_ body: RequestBody, budget: Int) throws(APIError) {
-        document = try body.document()
+    /// `kept`: the last mesh read, reused where the new one differs from it only in some vertices.
+    init(_ body: RequestBody, budget: Int, kept: KeptMeshText? = nil) throws(APIError) {
+        if let kept, let raw = body.members["mesh"] {
+            document = try kept.document(raw) { _ throws(APIError) in try body.document() }
+        } else {
+            document = try body.document()
+        }
         var options = TessellationOptions(maximumTriangles: budget)
         options.steps = try TessellationRequest.steps(body)
         options.diagonal = try body.choice("diagonal", DiagonalPolicy.self) ?? .shortest

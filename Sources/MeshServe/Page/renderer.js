@@ -159,6 +159,9 @@
       const normals = take(Float32Array, vertices * 3);
       const from = take(Float32Array, vertices * 2);
       const indices = take(Uint32Array, triangles * 3);
+      // Kept whole: a delta answer is written over it (applyDelta).
+      this.answer = new Uint8Array(buffer, 0, offset);
+      this.regions = { position: [8, positions], normal: [8 + vertices * 12, normals], from: [8 + vertices * 24, from], index: [8 + vertices * 32, indices] };
       let uploadedBytes = this.upload("position", gl.ARRAY_BUFFER, positions);
       uploadedBytes += this.upload("normal", gl.ARRAY_BUFFER, normals);
       uploadedBytes += this.upload("from", gl.ARRAY_BUFFER, from);
@@ -169,6 +172,46 @@
       this.indices = indices;
       this.lineIndices = null;
       return { vertices, triangles, uploadedBytes };
+    }
+
+    // A delta answer (the server's reply to `since`): three UInt32 (vertices, triangles, spans),
+    // then each span's byte offset and length in the full answer and its bytes. The spans are
+    // written over the answer held from the previous frame, which makes it the new full answer,
+    // and each buffer is sent the one range from its first to its last changed byte. Returns
+    // null when the counts are not those of the held answer (the caller then asks in full).
+    applyDelta(buffer) {
+      const gl = this.gl, words = new Uint32Array(buffer, 0, 3), bytes = new Uint8Array(buffer);
+      const held = this.answer;
+      if (!held || !this.regions) return null;
+      const heldCounts = new Uint32Array(held.buffer, held.byteOffset, 2);
+      if (words[0] !== heldCounts[0] || words[1] !== heldCounts[1]) return null;
+      const view = new DataView(buffer);
+      const ranges = {};
+      let at = 12;
+      for (let k = 0; k < words[2]; k++) {
+        const offset = view.getUint32(at, true), length = view.getUint32(at + 4, true);
+        held.set(bytes.subarray(at + 8, at + 8 + length), offset);
+        at += 8 + length;
+        for (const name in this.regions) {
+          const [start, data] = this.regions[name], end = start + data.byteLength;
+          const lo = Math.max(offset, start), hi = Math.min(offset + length, end);
+          if (lo >= hi) continue;
+          const r = ranges[name] || (ranges[name] = [lo, hi]);
+          r[0] = Math.min(r[0], lo); r[1] = Math.max(r[1], hi);
+        }
+      }
+      let uploadedBytes = 0;
+      gl.bindVertexArray(this.vao);
+      for (const name in ranges) {
+        const [start, data] = this.regions[name], [lo, hi] = ranges[name];
+        const target = name === "index" ? gl.ELEMENT_ARRAY_BUFFER : gl.ARRAY_BUFFER;
+        gl.bindBuffer(target, this.buffers[name]);
+        gl.bufferSubData(target, lo - start, data, (lo - start) / 4, (hi - lo) / 4);
+        uploadedBytes += hi - lo;
+        if (name === "index") this.lineIndices = null;
+      }
+      gl.bindVertexArray(null);
+      return { vertices: words[0], triangles: words[1], uploadedBytes };
     }
 
     // Puts `data` in the buffer `name`: in full when its length changed, otherwise only the span

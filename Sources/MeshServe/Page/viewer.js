@@ -124,7 +124,9 @@
 
   // ---- Server round trips -------------------------------------------------------------------
 
-  let inflight = false, dirty = false, waiters = [], lastBody = null;
+  // lastTag names the binary answer the renderer holds: sent as `since`, the server answers with
+  // only the bytes that changed since then.
+  let inflight = false, dirty = false, waiters = [], lastBody = null, lastTag = null;
   function requestFrame() {
     dirty = true;
     const promise = new Promise((resolve, reject) => waiters.push({ resolve, reject }));
@@ -157,7 +159,9 @@
         state.stats.serverMs = 0;
         state.stats.serverStages = {};
       } else {
-        const response = await fetch("/api/tessellate", { method: "POST", headers: { "Content-Type": "application/json" }, body });
+        const request = lastTag ? body.slice(0, -1) + `,"since":${JSON.stringify(lastTag)}}` : body;
+        lastTag = null;
+        const response = await fetch("/api/tessellate", { method: "POST", headers: { "Content-Type": "application/json" }, body: request });
         if (!response.ok) throw await errorOf(response);
         t = lap(phases, "request", t);
         const server = {};
@@ -166,7 +170,16 @@
         state.stats.serverStages = server;
         const answer = await response.arrayBuffer();
         t = lap(phases, "transfer", t);
-        const counts = renderer.setMesh(answer);
+        let counts = response.headers.get("Mesh-Answer") === "delta" ? renderer.applyDelta(answer) : renderer.setMesh(answer);
+        if (!counts) {
+          // The held answer was not the one the delta was made for: ask for the whole answer.
+          const again = await fetch("/api/tessellate", { method: "POST", headers: { "Content-Type": "application/json" }, body });
+          if (!again.ok) throw await errorOf(again);
+          counts = renderer.setMesh(await again.arrayBuffer());
+          lastTag = again.headers.get("Mesh-Version");
+        } else {
+          lastTag = response.headers.get("Mesh-Version");
+        }
         t = lap(phases, "upload", t);
         state.stats.triangles = counts.triangles;
         state.stats.vertices = counts.vertices;
@@ -315,6 +328,7 @@
     $("second").value = "identity";
     state.hitMark = null;
     lastBody = null;
+    lastTag = null;
     if (!keepSteps) { state.options.steps = firstSteps(mesh); $("steps").value = state.options.steps; }
     const lights = mesh.layer && mesh.layer.lights;
     $("lightsNote").textContent = lights ? `layer.lights: ${lights.length} light(s) from the mesh` : "";

@@ -56,9 +56,10 @@ struct APIRoutes: Sendable {
         return APIRoutes.bytes(example.document.jsonBytes(), type: "application/json")
     }
 
-    /// `{mesh, steps, diagonal, space, sort, format}` → the triangles in draw order.
+    /// `{mesh, steps, diagonal, space, sort, format, since}` → the triangles in draw order (binary:
+    /// only the bytes changed since the answer `since` names, when the server still holds it).
     func tessellate(_ body: RequestBody, timing: inout ServerTiming) throws -> Response {
-        let request = try TessellationRequest(body, budget: service.triangleBudget)
+        let request = try TessellationRequest(body, budget: service.triangleBudget, kept: service.meshText)
         timing.lap("mesh")
         let space = try body.choice("space", CoordinateSpace.self) ?? .unit
         let sort = try PainterSorter.Mode.named(body)
@@ -68,17 +69,22 @@ struct APIRoutes: Sendable {
         case "binary": binary = true
         case let other: throw APIError(.badRequest, path: "format", "'\(other)' is not one of json, binary")
         }
-        let mesh = try service.tessellate(request.document, options: request.options, space: space, sort: sort, timing: &timing)
-        // The command line's last check before writing: no NaN or infinity leaves the server (the
-        // binary encoder makes it as it converts).
-        var response: Response
         if binary {
-            response = Response(
-                status: .ok, headers: [.contentType: "application/octet-stream"], body: .init(byteBuffer: try MeshEncoding.binary(mesh)))
-        } else {
-            try mesh.checkFinite()
-            response = APIRoutes.bytes(MeshEncoding.json(mesh), type: "application/json")
+            // The binary answer makes the command line's last check (no NaN or infinity leaves the
+            // server) as it converts to Float32.
+            let since = try body.string("since")
+            let answer = try service.binaryAnswer(
+                request.document, options: request.options, space: space, sort: sort, since: since, timing: &timing)
+            var response = Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: .init(byteBuffer: answer.bytes))
+            if let name = HTTPField.Name("Mesh-Triangles") { response.headers[name] = "\(answer.triangleCount)" }
+            if let tag = answer.tag, let name = HTTPField.Name("Mesh-Version") { response.headers[name] = tag }
+            if let name = HTTPField.Name("Mesh-Answer") { response.headers[name] = answer.isDelta ? "delta" : "full" }
+            return response
         }
+        let mesh = try service.tessellate(request.document, options: request.options, space: space, sort: sort, timing: &timing)
+        // The command line's last check before writing: no NaN or infinity leaves the server.
+        try mesh.checkFinite()
+        var response = APIRoutes.bytes(MeshEncoding.json(mesh), type: "application/json")
         timing.lap("encode")
         if let name = HTTPField.Name("Mesh-Triangles") { response.headers[name] = "\(mesh.triangleCount)" }
         return response

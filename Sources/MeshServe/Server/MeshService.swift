@@ -18,6 +18,10 @@ public final class MeshService: Sendable {
 
     public let triangleBudget: Int
     let cache = TessellatorCache()
+    /// The last mesh `/api/tessellate` read, for reading the next one (an edit of it) quickly.
+    let meshText = KeptMeshText()
+    /// Tells this server's answer tags from those of another run (a page left open over a restart).
+    let instance = UInt64.random(in: 1...UInt64.max)
 
     public init(triangleBudget: Int = MeshService.defaultTriangleBudget) {
         self.triangleBudget = triangleBudget

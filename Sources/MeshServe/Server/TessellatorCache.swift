@@ -26,6 +26,8 @@ final class TessellatorCache: Sendable {
         var tessellator: Tessellator
         /// Tells entries apart (a `Tessellator` is a value); unique per build.
         var serial: Int
+        /// The last tessellation of this topology and its answer, which the next edit updates.
+        var edits: EditSlot
     }
 
     /// A few topologies: the current mesh, the animation's second mesh, and an example or two.
@@ -45,13 +47,20 @@ final class TessellatorCache: Sendable {
     func using<Result>(
         _ mesh: MeshTransform, steps: Int, options: TessellationOptions, _ body: (Tessellator) throws -> Result
     ) throws -> Result {
+        try using(mesh, steps: steps, options: options) { tessellator, _ in try body(tessellator) }
+    }
+
+    /// ``using(_:steps:options:_:)``, giving `body` the entry's ``EditSlot`` too.
+    func using<Result>(
+        _ mesh: MeshTransform, steps: Int, options: TessellationOptions, _ body: (Tessellator, EditSlot) throws -> Result
+    ) throws -> Result {
         let shape = Shape(vertexCount: mesh.vertices.count, faceCount: mesh.faces.count, steps: steps, diagonal: options.diagonal)
         let candidates = entries.withLock { list in list.filter { $0.shape == shape } }
         for candidate in candidates {
             try candidate.tessellator.checkBudget(options)
             let result: Result
             do {
-                result = try body(candidate.tessellator)
+                result = try body(candidate.tessellator, candidate.edits)
             } catch let error as MeshError where error.kind == .incompatible {
                 continue
             }
@@ -62,11 +71,12 @@ final class TessellatorCache: Sendable {
         fixed.steps = .fixed(steps)
         let built = try Tessellator(mesh: mesh, options: fixed)
         let serial = builds.add(1, ordering: .relaxed).newValue
+        let slot = EditSlot(serial: serial)
         entries.withLock { list in
-            list.insert(Entry(shape: shape, tessellator: built, serial: serial), at: 0)
+            list.insert(Entry(shape: shape, tessellator: built, serial: serial, edits: slot), at: 0)
             if list.count > TessellatorCache.capacity { list.removeLast(list.count - TessellatorCache.capacity) }
         }
-        return try body(built)
+        return try body(built, slot)
     }
 
     /// Moves an entry to the front (most recently used); gone already (evicted by another

@@ -1,0 +1,29 @@
+import Hummingbird
+import MeshTessellate
+import Synchronization
+
+/// The last tessellation of one cached topology and the binary answer made from it, so that the
+/// next edit of the same mesh re-evaluates and re-encodes only what its moved vertices reach.
+///
+/// One request at a time updates a slot; a request that finds it busy computes its answer in full
+/// without touching it (the same answer, more slowly), so concurrent requests never wait on it.
+final class EditSlot: Sendable {
+    struct State: Sendable {
+        var kept: KeptTessellation?
+        /// With the depth sort: the kept draw order of `kept.mesh`.
+        var depth: KeptDepthOrder?
+        /// The sort `answer` was made with.
+        var sort: PainterSorter.Mode = .none
+        /// The binary answer of `kept.mesh`, and the tag the client names to ask for changes since.
+        var answer: ByteBuffer?
+        var tag: String?
+        var version = 0
+    }
+
+    let serial: Int
+    let state = Mutex(State())
+
+    init(serial: Int) {
+        self.serial = serial
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Hummingbird
+import MeshTessellate
+import SurfaceKit
+
+/// A binary tessellation answer, and what the client may name next time to get only its changes.
+struct BinaryAnswer: Sendable {
+    var bytes: ByteBuffer
+    var triangleCount: Int
+    /// Names this answer (the full one) for the next request's `since`; `nil` when none is kept.
+    var tag: String?
+    /// Whether `bytes` is the delta form (see ``MeshEncoding/delta(_:spans:)``).
+    var isDelta = false
+}
+
+extension MeshService {
+    /// The most triangles whose tessellation and answer a slot keeps: about 125 bytes a triangle
+    /// (the evaluation, the mesh, the depth order and the answer), so at most 125 MB a slot and
+    /// 500 MB for the four; an edit of a larger mesh is computed in full each time.
+    static let largestKeptTriangles = 1_000_000
+
+    /// The binary answer of ``tessellate(_:options:space:sort:)`` for `document`. With fixed steps
+    /// the last tessellation of the topology is kept (``KeptTessellation``), so that an edit
+    /// re-evaluates only the patches its moved vertices reach. With no sort, or the depth sort in
+    /// points space, the answer is kept too (with ``KeptDepthOrder``): an edit places again only
+    /// the triangles it moves and rewrites only the changed bytes, and when `since` names the kept
+    /// answer only those bytes are sent. Other sorts sort the kept tessellation in full, and the
+    /// changes they send are found by comparing the new answer with the kept one.
+    /// The full answer is always the one ``MeshEncoding/binary(_:)`` writes for the full
+    /// tessellation and sort (the kept one is updated to exactly those bytes).
+    func binaryAnswer(
+        _ document: MeshDocument, options: TessellationOptions, space: CoordinateSpace, sort: PainterSorter.Mode, since: String?,
+        timing: inout ServerTiming
+    ) throws -> BinaryAnswer {
+        guard case .fixed(let steps) = options.steps ?? document.mesh.subdivisionSteps else {
+            return try fullAnswer(document, options: options, space: space, sort: sort, timing: &timing)
+        }
+        try document.layer.validate()
+        return try cache.using(document.mesh, steps: steps, options: options) { tessellator, slot in
+            let kept: BinaryAnswer?? = try slot.state.withLockIfAvailable { state throws -> BinaryAnswer? in
+                try MeshService.update(
+                    &state, slot: slot, tessellator: tessellator, document: document, options: options, space: space,
+                    sort: sort, since: since, instance: instance, timing: &timing)
+            }
+            if let kept, let answer = kept { return answer }
+            // The slot is busy with another request, or the shortcut does not apply: in full.
+            return try fullAnswer(document, options: options, space: space, sort: sort, timing: &timing)
+        }
+    }
+
+    func fullAnswer(
+        _ document: MeshDocument, options: TessellationOptions, space: CoordinateSpace, sort: PainterSorter.Mode,
+        timing: inout ServerTiming
+    ) throws -> BinaryAnswer {
+        let mesh = try tessellate(document, options: options, space: space, sort: sort, timing: &timing)
+        let bytes = try MeshEncoding.binary(mesh)
+        timing.lap("encode")
+        return BinaryAnswer(bytes: bytes, triangleCount: mesh.triangleCount)
+    }
+
+    /// Updates the slot's kept tessellation, order and answer for `document`; `nil` (the slot
+    /// cleared) when the kept path does not apply to this tessellator or layer.
+    static func update(
+        _ state: inout EditSlot.State, slot: EditSlot, tessellator: Tessellator, document: MeshDocument,
+        options: TessellationOptions, space: CoordinateSpace, sort: PainterSorter.Mode, since: String?, instance: UInt64,
+        timing: inout ServerTiming
+    ) throws -> BinaryAnswer? {
+        guard tessellator.plan.quadCount * 2 <= MeshService.largestKeptTriangles else {
+            state = EditSlot.State(version: state.version)
+            return nil
+        }
+        var kept = state.kept
+        var depth = state.sort == .depth ? state.depth : nil
+        var answer = state.sort == sort ? state.answer : nil
+        let previousTag = state.tag
+        let version = state.version + 1
+        // Cleared first: an error below leaves nothing half updated behind, and the arrays
+        // taken out are the only references, so they are changed in place.
+        state = EditSlot.State(version: version)
+        // Sorting needs points space (the sorter writes `space` itself).
+        let evaluated = sort == .none ? space : .points
+        let edit = try tessellator.tessellate(document.mesh, geometry: document.geometry, space: evaluated, keeping: &kept)
+        timing.lap("evaluate")
+        guard let mesh = kept?.mesh else { return nil }
+        var spans: [Range<Int>]?
+        var order: [Int32]?
+        if sort == .depth, space == .points {
+            let previous = depth?.order
+            if let edit, var updated = depth, updated.update(mesh: mesh, edit: edit, geometry: document.geometry) {
+                depth = updated
+            } else {
+                depth = try KeptDepthOrder(mesh: mesh, geometry: document.geometry)
+                answer = nil
+            }
+            order = depth?.order
+            timing.lap("sort")
+            if let edit, var held = answer, let previous, let order {
+                answer = nil
+                spans = try MeshEncoding.patch(&held, mesh: mesh, edit: edit, order: order, previousOrder: previous)
+                answer = held
+            }
+        } else if sort == .none, let edit, var held = answer {
+            answer = nil
+            spans = try MeshEncoding.patch(&held, mesh: mesh, edit: edit)
+            answer = held
+        }
+        if sort != .none, order == nil {
+            // The exact sort, a sort in another space, or a layer the depth order must clip: the
+            // library's sort of the kept tessellation; only the tessellation is kept.
+            let sorted = try PainterSorter.sorted(
+                mesh: mesh, geometry: document.geometry, mode: sort, space: space, maximumTriangles: options.maximumTriangles
+            ).mesh
+            timing.lap("sort")
+            let bytes = try MeshEncoding.binary(sorted)
+            let tag = "\(String(instance, radix: 36))-\(slot.serial)-\(version)"
+            state = EditSlot.State(kept: kept, sort: sort, answer: bytes, tag: tag, version: version)
+            var result = BinaryAnswer(bytes: bytes, triangleCount: sorted.triangleCount, tag: tag)
+            // The changes are found by comparing the two answers (the sort's output is new each time).
+            if let held = answer, let since, since == previousTag, let spans = MeshEncoding.differences(held, bytes) {
+                let delta = MeshEncoding.delta(bytes, spans: spans)
+                if delta.readableBytes < bytes.readableBytes {
+                    result.bytes = delta
+                    result.isDelta = true
+                }
+            }
+            timing.lap("encode")
+            return result
+        }
+        if spans == nil { answer = try MeshEncoding.binary(order.map { mesh.reordered($0) } ?? mesh) }
+        guard let full = answer else { return nil }
+        let tag = "\(String(instance, radix: 36))-\(slot.serial)-\(version)"
+        state = EditSlot.State(kept: kept, depth: depth, sort: sort, answer: full, tag: tag, version: version)
+        var result = BinaryAnswer(bytes: full, triangleCount: mesh.triangleCount, tag: tag)
+        if let spans, let since, since == previousTag {
+            let delta = MeshEncoding.delta(full, spans: spans)
+            // Changes that would take more bytes than the whole answer are sent as the answer.
+            if delta.readableBytes < full.readableBytes {
+                result.bytes = delta
+                result.isDelta = true
+            }
+        }
+        timing.lap("encode")
+        return result
+    }
+}
+
+extension TriangleMesh {
+    /// The triangles (and their faces) in `order`, the vertices as they are: the depth sort's
+    /// answer when nothing is clipped.
+    func reordered(_ order: [Int32]) -> TriangleMesh {
+        var mesh = self
+        mesh.triangles = order.map { triangles[Int($0)] }
+        mesh.sourceFaces = order.map { sourceFaces[Int($0)] }
+        return mesh
+    }
+}
