@@ -494,8 +494,13 @@ private func maxVertexDifference(_ a: MeshTransform, _ b: MeshTransform) -> Doub
         var tall = try FitFixtures.grid(rows: 600, columns: 3)
         #expect(TensorSweep.bandCount(rows: 601) == 2)
         tall.vertices[1500].to.y = .infinity
+        // Weights that are zero (of either sign) are not positive.
+        var zeroWeight = grid, negativeZeroWeight = grid
+        zeroWeight.faces[2].weights[1] = 0
+        negativeZeroWeight.faces[11].weights[3] = -0.0
         let cases = [
             (badVertex, "vertices[7].to[2]"), (badWeight, "faces[5].w[2]"), (both, "vertices[9].from[0]"), (tall, "vertices[1500].to[1]"),
+            (zeroWeight, "faces[2].w[1]"), (negativeZeroWeight, "faces[11].w[3]"),
         ]
         for (mesh, path) in cases {
             for solver in [SurfaceFit.Solver.automatic, .tensorGrid] {

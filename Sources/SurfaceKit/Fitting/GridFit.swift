@@ -65,32 +65,39 @@ struct GridFit {
                 let f = UncheckedSendable(facesBase)
                 return parallelParts(bands) { b in
                     // Verdicts folded once at the end of the band, no branch per face: the
-                    // differences from the grid's corners stay 0, w − w stays 0 while every weight
-                    // is finite (NaN otherwise), and the least weight must be positive.
-                    var missed = SIMD4<Int>(), finite = SIMD4<Double>(), least = SIMD4<Double>(repeating: 1)
+                    // differences from the grid's corners stay 0; w − w stays 0 while every weight
+                    // is finite (NaN otherwise); and a finite w is positive exactly when neither
+                    // its bits nor its bits less one have the sign bit set (−0 and negatives set
+                    // it in the first, +0 in the second).
+                    var missed = SIMD4<Int>(), finite = SIMD4<Double>(), signs = SIMD4<UInt64>()
                     let corners = SIMD4(0, 1, nc + 1, nc)
+                    @inline(__always) func check(_ face: MeshFace, _ topLeft: Int) {
+                        missed |= face.indices &- (corners &+ topLeft)
+                        finite += face.weights - face.weights
+                        let bits = unsafeBitCast(face.weights, to: SIMD4<UInt64>.self)
+                        signs |= bits | (bits &- 1)
+                    }
                     for r in rowsOfBand(b) {
-                        // The faces of row r (below vertex row r): pattern and weights.
+                        // The faces of row r (below vertex row r): pattern and weights, checked in
+                        // the same loop that averages the weights, so that reading the faces from
+                        // memory never pauses for the arithmetic.
                         let below = f.value + r * columns
-                        if r < grid.rows {
-                            for c in 0..<columns {
-                                let face = below[c]
-                                missed |= face.indices &- (corners &+ (r * nc + c))
-                                finite += face.weights - face.weights
-                                least = pointwiseMin(least, face.weights)
-                            }
-                        }
                         let out = into.base + r * nc
                         if r > 0, r < grid.rows {
                             // Four faces around each inner vertex, added in face order.
                             let above = below - columns
+                            check(below[0], r * nc)
                             out[0] = (above[0].weights[3] + below[0].weights[0]) / 2
                             for c in 1..<columns {
-                                out[c] =
-                                    (above[c - 1].weights[2] + above[c].weights[3] + below[c - 1].weights[1] + below[c].weights[0]) / 4
+                                let face = below[c]
+                                check(face, r * nc + c)
+                                out[c] = (above[c - 1].weights[2] + above[c].weights[3] + below[c - 1].weights[1] + face.weights[0]) / 4
                             }
                             out[columns] = (above[columns - 1].weights[2] + below[columns - 1].weights[1]) / 2
                             continue
+                        }
+                        if r < grid.rows {
+                            for c in 0..<columns { check(below[c], r * nc + c) }
                         }
                         for c in 0..<nc {
                             var sum = 0.0, count = 0.0
@@ -117,7 +124,7 @@ struct GridFit {
                             out[c] = sum / count
                         }
                     }
-                    return (missed == .zero, finite == .zero && least.min() > 0)
+                    return (missed == .zero, finite == .zero && signs & (1 << 63) == .zero)
                 }
             }
             for (p, n) in verdicts {
