@@ -454,6 +454,30 @@ private func maxVertexDifference(_ a: MeshTransform, _ b: MeshTransform) -> Doub
             }
         }
         #expect(worst <= 1e-12, "a limit point misses its target by \(worst)")
+        // The bands are fixed by the grid's size, so one thread finds exactly the same points.
+        let oneThread = try ParallelLimit.withThreads(1) { try SurfaceFit().fit(mesh) }
+        #expect(oneThread.mesh.vertices == result.mesh.vertices)
+    }
+
+    /// The grid fit runs as one pass per band (right-hand sides, solve and control points
+    /// together); it must give exactly what the separate stages give: the weights averaged as
+    /// the general path averages them, B = T · (S W) in planes, the planes solved by the tensor
+    /// solver (checked against LAPACK's `dgtsv` above), and P = Q / W. A grid of two bands with an
+    /// odd and an even column count, weights that disagree between faces.
+    @Test(arguments: [(600, 57), (530, 40), (7, 12)])
+    func gridFitEqualsItsStagesRunSeparately(rows: Int, columns: Int) throws {
+        let mesh = try FitFixtures.grid(rows: rows, columns: columns, seed: UInt64(rows + columns)) { _, _, rng in
+            rng.uniform(0.3...3)
+        }
+        let grid = try #require(RegularGrid(vertexCount: mesh.vertices.count, faces: mesh.faces))
+        let solver = TensorGridSolver(grid: grid)
+        let weights = SurfaceFit.vertexWeights(faces: mesh.faces, vertexCount: mesh.vertices.count)
+        var planes = FitPlanes(targets: mesh.vertices, rowWeights: solver.apply(weights))
+        _ = try solver.solve(&planes, minimumReciprocalCondition: 1e-12)
+        let staged = try planes.controlVertices(weights: weights)
+        let result = try SurfaceFit().fit(mesh)
+        #expect(result.solver == .tensorGrid)
+        #expect(result.mesh.vertices == staged)
     }
 
     /// On the grid path the numbers are checked inside the fit's passes; a bad one is still named
@@ -466,7 +490,19 @@ private func maxVertexDifference(_ a: MeshTransform, _ b: MeshTransform) -> Doub
         badWeight.faces[5].weights[2] = -1
         var both = badWeight
         both.vertices[9].from.x = .infinity
-        for (mesh, path) in [(badVertex, "vertices[7].to[2]"), (badWeight, "faces[5].w[2]"), (both, "vertices[9].from[0]")] {
+        // A bad number in the second band of a grid solved in two bands of rows.
+        var tall = try FitFixtures.grid(rows: 600, columns: 3)
+        #expect(TensorSweep.bandCount(rows: 601) == 2)
+        tall.vertices[1500].to.y = .infinity
+        // Weights that are zero (of either sign) are not positive.
+        var zeroWeight = grid, negativeZeroWeight = grid
+        zeroWeight.faces[2].weights[1] = 0
+        negativeZeroWeight.faces[11].weights[3] = -0.0
+        let cases = [
+            (badVertex, "vertices[7].to[2]"), (badWeight, "faces[5].w[2]"), (both, "vertices[9].from[0]"), (tall, "vertices[1500].to[1]"),
+            (zeroWeight, "faces[2].w[1]"), (negativeZeroWeight, "faces[11].w[3]"),
+        ]
+        for (mesh, path) in cases {
             for solver in [SurfaceFit.Solver.automatic, .tensorGrid] {
                 let error = #expect(throws: MeshError.self) { try SurfaceFit(solver: solver).fit(mesh) }
                 #expect(error?.kind == .invalidValue)

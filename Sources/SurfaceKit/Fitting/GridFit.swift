@@ -1,7 +1,7 @@
-/// The whole fit of a mesh whose faces form an R × C grid: weights, right-hand sides, the tensor
-/// solve and the new vertices, each stage over bands of grid rows that run in parallel, and on a
-/// mesh in the grid's own row-major order with the checks of its numbers and faces folded into
-/// those passes.
+/// The whole fit of a mesh whose faces form an R × C grid in two passes over bands of grid rows
+/// that run in parallel: the vertex weights (on a mesh in the grid's own row-major order, with the
+/// checks of its faces and weights folded in), then the right-hand sides, the tensor solve and the
+/// new vertices together (``GridFitSweep``, which also checks the targets' numbers).
 ///
 /// One path serves both numberings: `vertexAt` (grid position → the mesh's vertex) is `nil` for a
 /// row-major grid and the map ``GridNumbering`` found otherwise; the grid is solved in grid order
@@ -57,24 +57,47 @@ struct GridFit {
         let nr = grid.vertexRows, nc = grid.vertexColumns, columns = grid.columns
         var pattern = true, numbers = true
         let weights = [Double](unsafeUninitializedCapacity: nr * nc) { out, initialized in
+            adviseHugePages(UnsafeMutableRawBufferPointer(out))
             guard let base = out.baseAddress else { return }
             let into = SharedMutableBuffer(base: base)
             let verdicts = faces.withUnsafeBufferPointer { faceBuffer -> [(Bool, Bool)] in
                 guard let facesBase = faceBuffer.baseAddress else { return [] }
                 let f = UncheckedSendable(facesBase)
                 return parallelParts(bands) { b in
-                    var pattern = true, numbers = true
+                    // Verdicts folded once at the end of the band, no branch per face: the
+                    // differences from the grid's corners stay 0; w − w stays 0 while every weight
+                    // is finite (NaN otherwise); and a finite w is positive exactly when neither
+                    // its bits nor its bits less one have the sign bit set (−0 and negatives set
+                    // it in the first, +0 in the second).
+                    var missed = SIMD4<Int>(), finite = SIMD4<Double>(), signs = SIMD4<UInt64>()
+                    let corners = SIMD4(0, 1, nc + 1, nc)
+                    @inline(__always) func check(_ face: MeshFace, _ topLeft: Int) {
+                        missed |= face.indices &- (corners &+ topLeft)
+                        finite += face.weights - face.weights
+                        let bits = unsafeBitCast(face.weights, to: SIMD4<UInt64>.self)
+                        signs |= bits | (bits &- 1)
+                    }
                     for r in rowsOfBand(b) {
-                        // The faces of row r (below vertex row r): pattern and weights.
-                        if r < grid.rows {
-                            for c in 0..<columns {
-                                let face = f.value[r * columns + c]
-                                let tl = r * nc + c
-                                pattern = pattern && face.indices == SIMD4(tl, tl + 1, tl + nc + 1, tl + nc)
-                                let w = face.weights
-                                numbers = numbers && w.x.isFinite && w.y.isFinite && w.z.isFinite && w.w.isFinite
-                                numbers = numbers && w.x > 0 && w.y > 0 && w.z > 0 && w.w > 0
+                        // The faces of row r (below vertex row r): pattern and weights, checked in
+                        // the same loop that averages the weights, so that reading the faces from
+                        // memory never pauses for the arithmetic.
+                        let below = f.value + r * columns
+                        let out = into.base + r * nc
+                        if r > 0, r < grid.rows {
+                            // Four faces around each inner vertex, added in face order.
+                            let above = below - columns
+                            check(below[0], r * nc)
+                            out[0] = (above[0].weights[3] + below[0].weights[0]) / 2
+                            for c in 1..<columns {
+                                let face = below[c]
+                                check(face, r * nc + c)
+                                out[c] = (above[c - 1].weights[2] + above[c].weights[3] + below[c - 1].weights[1] + face.weights[0]) / 4
                             }
+                            out[columns] = (above[columns - 1].weights[2] + below[columns - 1].weights[1]) / 2
+                            continue
+                        }
+                        if r < grid.rows {
+                            for c in 0..<columns { check(below[c], r * nc + c) }
                         }
                         for c in 0..<nc {
                             var sum = 0.0, count = 0.0
@@ -98,10 +121,10 @@ struct GridFit {
                                     count += 1
                                 }
                             }
-                            into.base[r * nc + c] = sum / count
+                            out[c] = sum / count
                         }
                     }
-                    return (pattern, numbers)
+                    return (missed == .zero, finite == .zero && signs & (1 << 63) == .zero)
                 }
             }
             for (p, n) in verdicts {
@@ -115,119 +138,46 @@ struct GridFit {
     }
 
     /// Right-hand sides, solve and control points, for targets in the mesh's order and weights in
-    /// grid order.
+    /// grid order, in one pass over bands of rows (``GridFitSweep``).
     private func solve(_ targets: [MeshVertex], weights: [Double], minimumReciprocalCondition: Double) throws -> Outcome {
-        // The numbers first, as the checks of a mesh that is not a grid come before its solve.
-        guard var planes = rightHandSides(targets, weights: weights) else { return .invalidNumbers }
-        let (sweep, rcond) = try TensorGridSolver(grid: grid).sweep(minimumReciprocalCondition: minimumReciprocalCondition)
-        planes.values.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            sweep.solve(planes: FitPlanes.componentCount, source: UnsafePointer(base), destination: base)
+        let sweep: TensorSweep, rcond: Double
+        do {
+            (sweep, rcond) = try TensorGridSolver(grid: grid).sweep(minimumReciprocalCondition: minimumReciprocalCondition)
+        } catch {
+            // The numbers first, as the checks of a mesh that is not a grid come before its solve.
+            let finite = targets.allSatisfy {
+                $0.from.x.isFinite && $0.from.y.isFinite && $0.to.x.isFinite && $0.to.y.isFinite && $0.to.z.isFinite
+            }
+            if !finite { return .invalidNumbers }
+            throw error
         }
-        return .fitted(vertices: try controlVertices(planes, weights: weights, count: targets.count), reciprocalCondition: rcond)
-    }
-
-    /// B = T · (S W) in five planes (``FitPlanes``), S W computed band by band: the curve mask
-    /// along each row, then down the columns, the same expressions as
-    /// ``TensorGridSolver/apply(_:)``. `nil` when a target number is not finite.
-    private func rightHandSides(_ targets: [MeshVertex], weights: [Double]) -> FitPlanes? {
-        let nr = grid.vertexRows, nc = grid.vertexColumns, n = nr * nc
-        var finite = true
-        let values = [Double](unsafeUninitializedCapacity: FitPlanes.componentCount * n) { out, initialized in
+        let n = targets.count
+        var verdict = GridFitSweep.Verdict()
+        let vertices = [MeshVertex](unsafeUninitializedCapacity: n) { out, initialized in
             adviseHugePages(UnsafeMutableRawBufferPointer(out))
-            guard let base = out.baseAddress else { return }
-            let into = SharedMutableBuffer(base: base)
-            let verdicts = targets.withUnsafeBufferPointer { t in
+            guard let into = out.baseAddress else { return }
+            targets.withUnsafeBufferPointer { t in
                 weights.withUnsafeBufferPointer { w in
-                    guard let tb = t.baseAddress, let wb = w.baseAddress else { return [Bool]() }
-                    let target = UncheckedSendable(tb), weight = UncheckedSendable(wb)
-                    return parallelParts(bands) { b in
-                        var finite = true
-                        // The row-direction mask of weight rows r − 1, r, r + 1, rolled down the band.
-                        let around = UnsafeMutablePointer<Double>.allocate(capacity: 3 * nc)
-                        defer { around.deallocate() }
-                        var above = around, here = around + nc, below = around + 2 * nc
-                        func alongRow(_ r: Int, into t: UnsafeMutablePointer<Double>) {
-                            let x = weight.value + r * nc
-                            t[0] = x[0]
-                            t[nc - 1] = x[nc - 1]
-                            for c in 1..<(nc - 1) { t[c] = (x[c - 1] + 4 * x[c] + x[c + 1]) / 6 }
-                        }
-                        let band = rowsOfBand(b)
-                        for r in band {
-                            if r == band.lowerBound {
-                                if r > 0 { alongRow(r - 1, into: above) }
-                                alongRow(r, into: here)
-                            } else {
-                                (above, here, below) = (here, below, above)
-                            }
-                            if r + 1 < nr { alongRow(r + 1, into: below) }
-                            let interior = r > 0 && r + 1 < nr
-                            for c in 0..<nc {
-                                let g = r * nc + c
-                                let s = interior ? (above[c] + 4 * here[c] + below[c]) / 6 : here[c]
-                                let v = target.value[vertexAt?[g] ?? g]
-                                finite =
-                                    finite && v.from.x.isFinite && v.from.y.isFinite && v.to.x.isFinite && v.to.y.isFinite
-                                    && v.to.z.isFinite
-                                into.base[g] = v.from.x * s
-                                into.base[n + g] = v.from.y * s
-                                into.base[2 * n + g] = v.to.x * s
-                                into.base[3 * n + g] = v.to.y * s
-                                into.base[4 * n + g] = v.to.z * s
-                            }
-                        }
-                        return finite
+                    guard let tb = t.baseAddress, let wb = w.baseAddress else { return }
+                    func run(_ map: UnsafePointer<Int>?) {
+                        verdict = GridFitSweep(sweep: sweep).run(targets: tb, weights: wb, vertexAt: map, output: into)
+                    }
+                    if let vertexAt {
+                        vertexAt.withUnsafeBufferPointer { run($0.baseAddress) }
+                    } else {
+                        run(nil)
                     }
                 }
             }
-            finite = !verdicts.contains(false)
-            initialized = FitPlanes.componentCount * n
-        }
-        return finite ? FitPlanes(count: n, values: values) : nil
-    }
-
-    /// P = Q / W at each vertex, written at the vertex's own index. Throws when one is not finite
-    /// (only a system too ill-conditioned for its estimate to have caught could cause it).
-    private func controlVertices(_ planes: FitPlanes, weights: [Double], count n: Int) throws -> [MeshVertex] {
-        let nc = grid.vertexColumns
-        var firstBad: Int?
-        let result = [MeshVertex](unsafeUninitializedCapacity: n) { out, initialized in
-            adviseHugePages(UnsafeMutableRawBufferPointer(out))
-            guard let base = out.baseAddress else { return }
-            let into = SharedMutableBuffer(base: base)
-            let bad = planes.values.withUnsafeBufferPointer { q in
-                weights.withUnsafeBufferPointer { w in
-                    guard let qb = q.baseAddress, let wb = w.baseAddress else { return [Int?]() }
-                    let solution = UncheckedSendable(qb), weight = UncheckedSendable(wb)
-                    return parallelParts(bands) { b -> Int? in
-                        var bad: Int?
-                        let q = solution.value
-                        for g in (rowsOfBand(b).lowerBound * nc)..<(rowsOfBand(b).upperBound * nc) {
-                            let r = weight.value[g]
-                            let v = MeshVertex(
-                                from: LayerPoint(q[g] / r, q[n + g] / r),
-                                to: Point3D(q[2 * n + g] / r, q[3 * n + g] / r, q[4 * n + g] / r))
-                            if bad == nil,
-                                !(v.from.x.isFinite && v.from.y.isFinite && v.to.x.isFinite && v.to.y.isFinite && v.to.z.isFinite)
-                            {
-                                bad = g
-                            }
-                            (into.base + (vertexAt?[g] ?? g)).initialize(to: v)
-                        }
-                        return bad
-                    }
-                }
-            }
-            firstBad = bad.lazy.compactMap { $0 }.first
             initialized = n
         }
-        if let g = firstBad {
+        guard verdict.targetsFinite else { return .invalidNumbers }
+        if let g = verdict.firstNonFinite {
             throw MeshError(
                 .invalidValue, path: "vertices[\(vertexAt?[g] ?? g)]",
                 "the fitted control point is not a finite number; the fitting system is singular to working precision")
         }
-        return result
+        return .fitted(vertices: vertices, reciprocalCondition: rcond)
     }
 }
 
