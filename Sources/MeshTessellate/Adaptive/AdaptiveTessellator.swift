@@ -10,10 +10,12 @@ import SurfaceKit
 /// level of refinement around the vertex leaves three B-spline patches and a corner square half
 /// as wide, until the corner square's proven bound is within τ. Every patch — whole face or piece —
 /// is a cell with its own number of segments along u and along v (any integers, estimated from
-/// bounds on the surface's second derivatives); every segment between two cell corners takes the
-/// larger of what the cells on either side ask for. A cell's interior is a regular grid at its own
-/// rates, and a ring of triangles joins that grid to the samples on its sides, which both cells of
-/// a side share. So no side has a T-junction, and every interior edge is used by exactly two
+/// bounds on the surface's second derivatives, then lowered to the grid with the fewest squares
+/// that measures within τ, ``MeasuredRates``); every segment between two cell corners takes the
+/// larger of what the cells on either side ask for. A cell whose sides carry exactly its grid's
+/// samples is drawn as that grid; otherwise its interior is a regular grid at its own rates, and
+/// a ring of triangles (or, once it took its sides' rates, strips) joins that grid to the samples
+/// on its sides, which both cells of a side share. So no side has a T-junction, and every interior edge is used by exactly two
 /// triangles. After building, the distance to the surface is measured on every patch triangle; a
 /// cell that misses τ is made denser and the mesh is built again.
 public struct AdaptiveTessellator: Sendable {
@@ -26,6 +28,10 @@ public struct AdaptiveTessellator: Sendable {
     /// Rates are estimated for τ divided by this, which leaves room for the joining triangles
     /// (a little wider than the grid's) and for sampled bounds on rational faces.
     static let safety = 1.1
+    /// A patch triangle passes when its four measured points (centroid and edge midpoints) are
+    /// within τ divided by this: the largest distance can lie a little off those points (the
+    /// surface is cubic, not quadratic), by well under 1% on the grids measured.
+    static let unmeasuredMargin = 1.01
     /// Rebuilds that grow a failing cell by the square root of how far it missed. Past them, a
     /// failing cell at least doubles its segments each round: growing one cell adds samples to its
     /// neighbours' shared sides, which reshapes their joining rings, so a miss can move from cell
@@ -83,7 +89,7 @@ public struct AdaptiveTessellator: Sendable {
             var failing: [Int] = []
             for c in cells.indices {
                 worst = max(worst, built.deviations[c])
-                if cells[c].patch != nil, !(built.deviations[c] <= tau) { failing.append(c) }
+                if cells[c].patch != nil, !(built.deviations[c] <= tau / AdaptiveTessellator.unmeasuredMargin) { failing.append(c) }
             }
             // Never returns a mesh measured over τ. Termination: every round that does not return
             // grows at least one rate by one or more, and rates never shrink and stop at
@@ -92,7 +98,12 @@ public struct AdaptiveTessellator: Sendable {
             // `AdaptiveLayout`.
             if !failing.isEmpty {
                 let aggressive = round >= AdaptiveTessellator.gentleRounds
-                guard rates.densify(failing, deviations: built.deviations, tolerance: tau, aggressive: aggressive) else {
+                // Cells drawn with a joining ring first take their sides' rates as their grids'
+                // (growth that adds few samples to shared sides); the other failing cells wait
+                // for a round in which no cell adopts, as an adopting cell may change their sides.
+                let rest = rates.adoptSides(failing, layout: layout)
+                let adopted = rest.count < failing.count
+                guard adopted || rates.densify(rest, deviations: built.deviations, tolerance: tau, aggressive: aggressive) else {
                     let c = failing.max { built.deviations[$0] < built.deviations[$1] } ?? failing[0]
                     throw MeshError(
                         .limitExceeded, path: "faces[\(cells[c].face)]",

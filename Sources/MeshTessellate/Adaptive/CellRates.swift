@@ -18,7 +18,14 @@ struct CellRates: Sendable {
                 for c in range {
                     guard let patch = cells[c].patch else { continue }
                     let samples = CellRates.secondDerivatives(patch, scale: scale)
-                    out.base[c] = CellRates.rates(samples: samples, policy: policy, tolerance: target)
+                    let estimate = CellRates.rates(samples: samples, policy: policy, tolerance: target)
+                    guard estimate.x <= Double(MeasuredRates.largestSearch), estimate.y <= Double(MeasuredRates.largestSearch) else {
+                        out.base[c] = estimate
+                        continue
+                    }
+                    let lowered = MeasuredRates(patch: patch, scale: scale, policy: policy).lowered(
+                        SIMD2(Int(estimate.x), Int(estimate.y)), target: tolerance / AdaptiveTessellator.unmeasuredMargin)
+                    out.base[c] = SIMD2(Double(lowered.x), Double(lowered.y))
                 }
             }
         }
@@ -58,6 +65,27 @@ struct CellRates: Sendable {
             v[c] = nv
         }
         return grew
+    }
+
+    /// Gives each of `cells` drawn with a joining ring (its neighbours put more samples on its
+    /// sides than its own grid has) the grid of its sides' rates: the larger of its two u sides and
+    /// of its two v sides. Its sides keep the same samples where they were the larger, so this
+    /// rarely reshapes a neighbour, and where both pairs of opposite sides agree the cell becomes
+    /// a whole grid split by the policy (``AdaptiveLayout/Kind/grid``), the narrower triangles
+    /// that a ring's wide ones missed τ for. Returns the cells it did not change.
+    mutating func adoptSides(_ cells: [Int], layout: AdaptiveLayout) -> [Int] {
+        var unchanged: [Int] = []
+        for c in cells {
+            let nu = max(u[c], layout.sideRate(c, 0), layout.sideRate(c, 2))
+            let nv = max(v[c], layout.sideRate(c, 1), layout.sideRate(c, 3))
+            if layout.kind[c] == .ring, nu != u[c] || nv != v[c] {
+                u[c] = nu
+                v[c] = nv
+            } else {
+                unchanged.append(c)
+            }
+        }
+        return unchanged
     }
 
     static func describe(_ x: Double) -> String {

@@ -69,6 +69,9 @@ struct CellStitcher {
         case .columnStrip:
             zipper(side(3).reversed(), side(1)) { $0.uv.y }
             return
+        case .rows, .columns:
+            strips()
+            return
         case .ring:
             break
         }
@@ -95,6 +98,57 @@ struct CellStitcher {
         zipper(side(1), (1..<nv).map { inner(nu - 1, $0) }) { $0.uv.y }
         zipper(side(2), (1..<nu).reversed().map { inner($0, nv - 1) }) { 1 - $0.uv.x }
         zipper(side(3), (1..<nv).reversed().map { inner(1, $0) }) { 1 - $0.uv.y }
+    }
+
+    /// A `rows` or `columns` cell: lines across it, then each strip between two lines as
+    /// squares split by the policy where both are sampled alike, else zipped.
+    mutating func strips() {
+        let nu = layout.nu[cell], nv = layout.nv[cell]
+        let base = layout.gridBase[cell]
+        let rows = layout.kind[cell] == .rows
+        let strips = layout.strips(cell)
+        func inner(_ i: Int, _ j: Int) -> Local {
+            Local(
+                id: Int32(truncatingIfNeeded: base + (j - 1) * (nu - 1) + i - 1), uv: SIMD2(Double(i) / Double(nu), Double(j) / Double(nv)))
+        }
+        // Line l, in the direction of growing u (rows) or v (columns).
+        let bottom = side(0), right = side(1), top = side(2), left = side(3)
+        func line(_ l: Int) -> [Local] {
+            if rows {
+                if l == 0 { return bottom }
+                if l == nv { return top.reversed() }
+                return [left[nv - l]] + (1..<max(nu, 1)).map { inner($0, l) } + [right[l]]
+            }
+            if l == 0 { return left.reversed() }
+            if l == nu { return right }
+            return [bottom[l]] + (1..<max(nv, 1)).map { inner(l, $0) } + [top[nu - l]]
+        }
+        var lower = line(0)
+        for s in 0..<strips.count {
+            let upper = line(s + 1)
+            if strips.isSquares(s) {
+                for k in 0..<strips.along {
+                    var center: Local?
+                    if policy.needsCenters {
+                        let square = rows ? SIMD2(Double(k), Double(s)) : SIMD2(Double(s), Double(k))
+                        center = Local(
+                            id: Int32(truncatingIfNeeded: layout.centerBase[cell] + strips.squaresBefore(s) + k),
+                            uv: (square + 0.5) / SIMD2(Double(nu), Double(nv)))
+                    }
+                    // Corners in the face's order: (0, 0), (1, 0), (1, 1), (0, 1) of the square.
+                    if rows {
+                        quad(lower[k], lower[k + 1], upper[k + 1], upper[k], center: center)
+                    } else {
+                        quad(lower[k], upper[k], upper[k + 1], lower[k + 1], center: center)
+                    }
+                }
+            } else if rows {
+                zipper(lower, upper) { $0.uv.x }
+            } else {
+                zipper(lower, upper) { $0.uv.y }
+            }
+            lower = upper
+        }
     }
 
     /// Joins two chains of samples that run the same way (`position` grows along both), always
@@ -163,11 +217,19 @@ struct CellStitcher {
             let d = patch.position(u: uv.x, v: uv.y) * scale - linear
             return (d * d).sum().squareRoot()
         }
-        deviation = max(
-            deviation,
-            gap((a.uv + b.uv + c.uv) / 3, (pa + pb + pc) / 3),
-            gap((a.uv + b.uv) / 2, (pa + pb) / 2),
-            gap((b.uv + c.uv) / 2, (pb + pc) / 2),
-            gap((c.uv + a.uv) / 2, (pc + pa) / 2))
+        for w in CellStitcher.measuredPoints {
+            deviation = max(deviation, gap(w.x * a.uv + w.y * b.uv + w.z * c.uv, w.x * pa + w.y * pb + w.z * pc))
+        }
     }
+
+    /// Where a patch triangle is measured, in barycentric weights: its centroid, edge midpoints,
+    /// the midpoints between the centroid and each corner, and a quarter along each edge. The
+    /// distance of a grid triangle is nearly quadratic over it, largest at the centroid or an edge
+    /// midpoint; the other points catch the long, thin triangles of joining rings, where the
+    /// cubic part moves the largest distance off those points (by over 1% on a held-out ripple).
+    static let measuredPoints: [SIMD3<Double>] = [
+        SIMD3(1, 1, 1) / 3, SIMD3(0.5, 0.5, 0), SIMD3(0, 0.5, 0.5), SIMD3(0.5, 0, 0.5),
+        SIMD3(2, 1, 1) / 4, SIMD3(1, 2, 1) / 4, SIMD3(1, 1, 2) / 4,
+        SIMD3(0.25, 0.75, 0), SIMD3(0, 0.25, 0.75), SIMD3(0.75, 0, 0.25),
+    ]
 }
