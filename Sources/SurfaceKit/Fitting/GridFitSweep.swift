@@ -344,46 +344,16 @@ extension DominantTridiagonalFactors {
         _ from: [UnsafePointer<Double>], into to: [UnsafeMutablePointer<Double>], columns n: Int,
         lanes: UnsafeMutablePointer<SIMD8<Double>>, down: ColumnSweep
     ) {
-        let s0 = from[0], s1 = from[1], s2 = from[2], s3 = from[3], s4 = from[4], s5 = from[5], s6 = from[6], s7 = from[7]
         withUnsafeTemporaryAllocation(of: SIMD2<Double>.self, capacity: 8) { pairBuffer in
             guard let pairs = pairBuffer.baseAddress else { return }
             multipliers.withUnsafeBufferPointer { l in
                 inversePivots.withUnsafeBufferPointer { inverse in
                     backward.withUnsafeBufferPointer { c in
-                        @inline(__always) func column(_ j: Int) -> SIMD8<Double> {
-                            SIMD8(s0[j], s1[j], s2[j], s3[j], s4[j], s5[j], s6[j], s7[j])
-                        }
-                        @inline(__always) func pair(_ p: UnsafePointer<Double>, _ j: Int) -> SIMD2<Double> {
-                            UnsafeRawPointer(p + j).loadUnaligned(as: SIMD2<Double>.self)
-                        }
-                        // Forward along the rows, two columns at a time (as solveRows).
-                        var previous = column(0)
-                        lanes[0] = previous * inverse[0]
-                        var j = 1
-                        while j + 1 < n {
-                            let a0 = pair(s0, j), a1 = pair(s1, j), a2 = pair(s2, j), a3 = pair(s3, j)
-                            let a4 = pair(s4, j), a5 = pair(s5, j), a6 = pair(s6, j), a7 = pair(s7, j)
-                            let first = SIMD8(
-                                lowHalf: SIMD4(lowHalf: evenLanes(a0, a1), highHalf: evenLanes(a2, a3)),
-                                highHalf: SIMD4(lowHalf: evenLanes(a4, a5), highHalf: evenLanes(a6, a7)))
-                            let second = SIMD8(
-                                lowHalf: SIMD4(lowHalf: oddLanes(a0, a1), highHalf: oddLanes(a2, a3)),
-                                highHalf: SIMD4(lowHalf: oddLanes(a4, a5), highHalf: oddLanes(a6, a7)))
-                            let y0 = first - l[j - 1] * previous
-                            lanes[j] = y0 * inverse[j]
-                            let y1 = second - l[j] * y0
-                            lanes[j + 1] = y1 * inverse[j + 1]
-                            previous = y1
-                            j += 2
-                        }
-                        if j < n {
-                            let y = column(j) - l[j - 1] * previous
-                            lanes[j] = y * inverse[j]
-                        }
+                        forwardRows(from, columns: n, lanes: lanes, multipliers: l, inversePivots: inverse)
                         // Backward from the last column, finishing columns j − 1 and j together
                         // and sweeping them down the block's rows.
                         var x = lanes[n - 1]
-                        j = n - 1
+                        var j = n - 1
                         if j % 2 == 1 {
                             down.single(j, x, into: to)
                             j -= 1
@@ -392,14 +362,14 @@ extension DominantTridiagonalFactors {
                         while j >= 1 {
                             let right = x, left = lanes[j - 1] - c[j - 1] * right
                             let ll = left.lowHalf, lh = left.highHalf, rl = right.lowHalf, rh = right.highHalf
-                            pairs[0] = evenLanes(ll.lowHalf, rl.lowHalf)
-                            pairs[1] = oddLanes(ll.lowHalf, rl.lowHalf)
-                            pairs[2] = evenLanes(ll.highHalf, rl.highHalf)
-                            pairs[3] = oddLanes(ll.highHalf, rl.highHalf)
-                            pairs[4] = evenLanes(lh.lowHalf, rh.lowHalf)
-                            pairs[5] = oddLanes(lh.lowHalf, rh.lowHalf)
-                            pairs[6] = evenLanes(lh.highHalf, rh.highHalf)
-                            pairs[7] = oddLanes(lh.highHalf, rh.highHalf)
+                            pairs[0] = transposeEvens(ll.lowHalf, rl.lowHalf)
+                            pairs[1] = transposeOdds(ll.lowHalf, rl.lowHalf)
+                            pairs[2] = transposeEvens(ll.highHalf, rl.highHalf)
+                            pairs[3] = transposeOdds(ll.highHalf, rl.highHalf)
+                            pairs[4] = transposeEvens(lh.lowHalf, rh.lowHalf)
+                            pairs[5] = transposeOdds(lh.lowHalf, rh.lowHalf)
+                            pairs[6] = transposeEvens(lh.highHalf, rh.highHalf)
+                            pairs[7] = transposeOdds(lh.highHalf, rh.highHalf)
                             down.pair(j - 1, UnsafePointer(pairs), into: to)
                             j -= 2
                             if j >= 0 { x = lanes[j] - c[j] * left }
@@ -410,13 +380,4 @@ extension DominantTridiagonalFactors {
             }
         }
     }
-}
-
-/// (a₀, b₀) and (a₁, b₁): one step of a transpose of pairs.
-@inline(__always) private func evenLanes(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> SIMD2<Double> {
-    SIMD4(lowHalf: a, highHalf: b).evenHalf
-}
-
-@inline(__always) private func oddLanes(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> SIMD2<Double> {
-    SIMD4(lowHalf: a, highHalf: b).oddHalf
 }

@@ -214,40 +214,11 @@ extension DominantTridiagonalFactors {
         _ from: [UnsafePointer<Double>], into to: [UnsafeMutablePointer<Double>], columns n: Int,
         lanes: UnsafeMutablePointer<SIMD8<Double>>
     ) {
-        let s0 = from[0], s1 = from[1], s2 = from[2], s3 = from[3], s4 = from[4], s5 = from[5], s6 = from[6], s7 = from[7]
         let d0 = to[0], d1 = to[1], d2 = to[2], d3 = to[3], d4 = to[4], d5 = to[5], d6 = to[6], d7 = to[7]
         multipliers.withUnsafeBufferPointer { l in
             inversePivots.withUnsafeBufferPointer { inverse in
                 backward.withUnsafeBufferPointer { c in
-                    @inline(__always) func column(_ j: Int) -> SIMD8<Double> {
-                        SIMD8(s0[j], s1[j], s2[j], s3[j], s4[j], s5[j], s6[j], s7[j])
-                    }
-                    @inline(__always) func pair(_ p: UnsafePointer<Double>, _ j: Int) -> SIMD2<Double> {
-                        UnsafeRawPointer(p + j).loadUnaligned(as: SIMD2<Double>.self)
-                    }
-                    var previous = column(0)
-                    lanes[0] = previous * inverse[0]
-                    var j = 1
-                    while j + 1 < n {
-                        let a0 = pair(s0, j), a1 = pair(s1, j), a2 = pair(s2, j), a3 = pair(s3, j)
-                        let a4 = pair(s4, j), a5 = pair(s5, j), a6 = pair(s6, j), a7 = pair(s7, j)
-                        let first = SIMD8(
-                            lowHalf: SIMD4(lowHalf: evens(a0, a1), highHalf: evens(a2, a3)),
-                            highHalf: SIMD4(lowHalf: evens(a4, a5), highHalf: evens(a6, a7)))
-                        let second = SIMD8(
-                            lowHalf: SIMD4(lowHalf: odds(a0, a1), highHalf: odds(a2, a3)),
-                            highHalf: SIMD4(lowHalf: odds(a4, a5), highHalf: odds(a6, a7)))
-                        let y0 = first - l[j - 1] * previous
-                        lanes[j] = y0 * inverse[j]
-                        let y1 = second - l[j] * y0
-                        lanes[j + 1] = y1 * inverse[j + 1]
-                        previous = y1
-                        j += 2
-                    }
-                    if j < n {
-                        let y = column(j) - l[j - 1] * previous
-                        lanes[j] = y * inverse[j]
-                    }
+                    forwardRows(from, columns: n, lanes: lanes, multipliers: l, inversePivots: inverse)
                     @inline(__always) func put(_ j: Int, _ v: SIMD8<Double>) {
                         d0[j] = v[0]
                         d1[j] = v[1]
@@ -263,7 +234,7 @@ extension DominantTridiagonalFactors {
                     }
                     // Backward from the last column, finishing columns j − 1 and j together.
                     var x = lanes[n - 1]
-                    j = n - 1
+                    var j = n - 1
                     if j % 2 == 1 {
                         put(j, x)
                         j -= 1
@@ -272,14 +243,14 @@ extension DominantTridiagonalFactors {
                     while j >= 1 {
                         let right = x, left = lanes[j - 1] - c[j - 1] * right
                         let ll = left.lowHalf, lh = left.highHalf, rl = right.lowHalf, rh = right.highHalf
-                        putPair(d0, j - 1, evens(ll.lowHalf, rl.lowHalf))
-                        putPair(d1, j - 1, odds(ll.lowHalf, rl.lowHalf))
-                        putPair(d2, j - 1, evens(ll.highHalf, rl.highHalf))
-                        putPair(d3, j - 1, odds(ll.highHalf, rl.highHalf))
-                        putPair(d4, j - 1, evens(lh.lowHalf, rh.lowHalf))
-                        putPair(d5, j - 1, odds(lh.lowHalf, rh.lowHalf))
-                        putPair(d6, j - 1, evens(lh.highHalf, rh.highHalf))
-                        putPair(d7, j - 1, odds(lh.highHalf, rh.highHalf))
+                        putPair(d0, j - 1, transposeEvens(ll.lowHalf, rl.lowHalf))
+                        putPair(d1, j - 1, transposeOdds(ll.lowHalf, rl.lowHalf))
+                        putPair(d2, j - 1, transposeEvens(ll.highHalf, rl.highHalf))
+                        putPair(d3, j - 1, transposeOdds(ll.highHalf, rl.highHalf))
+                        putPair(d4, j - 1, transposeEvens(lh.lowHalf, rh.lowHalf))
+                        putPair(d5, j - 1, transposeOdds(lh.lowHalf, rh.lowHalf))
+                        putPair(d6, j - 1, transposeEvens(lh.highHalf, rh.highHalf))
+                        putPair(d7, j - 1, transposeOdds(lh.highHalf, rh.highHalf))
                         j -= 2
                         if j >= 0 { x = lanes[j] - c[j] * left }
                     }
@@ -290,11 +261,54 @@ extension DominantTridiagonalFactors {
     }
 }
 
-/// (a₀, b₀) and (a₁, b₁): one step of a transpose of pairs.
-@inline(__always) private func evens(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> SIMD2<Double> {
+extension DominantTridiagonalFactors {
+    /// The forward sweep of ``solveRows(_:into:columns:lanes:)`` (and of the grid fit's sweep,
+    /// which must give the same bits): eight rows of `from`, two columns at a time, transposed
+    /// into `lanes` and divided by the pivots as they arrive.
+    @inline(__always)
+    func forwardRows(
+        _ from: [UnsafePointer<Double>], columns n: Int, lanes: UnsafeMutablePointer<SIMD8<Double>>,
+        multipliers l: UnsafeBufferPointer<Double>, inversePivots inverse: UnsafeBufferPointer<Double>
+    ) {
+        let s0 = from[0], s1 = from[1], s2 = from[2], s3 = from[3], s4 = from[4], s5 = from[5], s6 = from[6], s7 = from[7]
+        @inline(__always) func column(_ j: Int) -> SIMD8<Double> {
+            SIMD8(s0[j], s1[j], s2[j], s3[j], s4[j], s5[j], s6[j], s7[j])
+        }
+        @inline(__always) func pair(_ p: UnsafePointer<Double>, _ j: Int) -> SIMD2<Double> {
+            UnsafeRawPointer(p + j).loadUnaligned(as: SIMD2<Double>.self)
+        }
+        var previous = column(0)
+        lanes[0] = previous * inverse[0]
+        var j = 1
+        while j + 1 < n {
+            let a0 = pair(s0, j), a1 = pair(s1, j), a2 = pair(s2, j), a3 = pair(s3, j)
+            let a4 = pair(s4, j), a5 = pair(s5, j), a6 = pair(s6, j), a7 = pair(s7, j)
+            let first = SIMD8(
+                lowHalf: SIMD4(lowHalf: transposeEvens(a0, a1), highHalf: transposeEvens(a2, a3)),
+                highHalf: SIMD4(lowHalf: transposeEvens(a4, a5), highHalf: transposeEvens(a6, a7)))
+            let second = SIMD8(
+                lowHalf: SIMD4(lowHalf: transposeOdds(a0, a1), highHalf: transposeOdds(a2, a3)),
+                highHalf: SIMD4(lowHalf: transposeOdds(a4, a5), highHalf: transposeOdds(a6, a7)))
+            let y0 = first - l[j - 1] * previous
+            lanes[j] = y0 * inverse[j]
+            let y1 = second - l[j] * y0
+            lanes[j + 1] = y1 * inverse[j + 1]
+            previous = y1
+            j += 2
+        }
+        if j < n {
+            let y = column(j) - l[j - 1] * previous
+            lanes[j] = y * inverse[j]
+        }
+    }
+}
+
+/// (a₀, b₀) of the pairs a = (a₀, a₁) and b = (b₀, b₁): one step of a transpose of pairs.
+@inline(__always) func transposeEvens(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> SIMD2<Double> {
     SIMD4(lowHalf: a, highHalf: b).evenHalf
 }
 
-@inline(__always) private func odds(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> SIMD2<Double> {
+/// (a₁, b₁): the other half of ``transposeEvens(_:_:)``'s step.
+@inline(__always) func transposeOdds(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> SIMD2<Double> {
     SIMD4(lowHalf: a, highHalf: b).oddHalf
 }
