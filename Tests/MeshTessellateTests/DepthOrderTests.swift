@@ -124,6 +124,22 @@ import Testing
         try expectReferenceOrder(Self.soup(depths), geometry: Self.flat, "outliers")
     }
 
+    @Test func bucketsOfWholeChunksAndSkewedParts() throws {
+        // 2,048 evenly spaced depths, each on 32 triangles in shuffled places: every bucket's count
+        // is a multiple of 32, so the chains end exactly at a chunk's end.
+        var random = TessSupport.Random(seed: 16)
+        var values = (0..<65_536).map { Double($0 % 2048) / 2048 }
+        for i in stride(from: values.count - 1, to: 0, by: -1) { values.swapAt(i, Int(random.next() % UInt64(i + 1))) }
+        try expectReferenceOrder(Self.soup(values.map { ($0, $0, $0) }), geometry: Self.flat, "whole chunks")
+        // The first part's triangles all in a few buckets, the second part's spread over all:
+        // parts that take very different numbers of chunks.
+        let skewed = (0..<140_000).map { i -> (Double, Double, Double) in
+            let z = i < 70_000 ? Double(i % 3) : random.uniform(0...2)
+            return (z, z, i % 7 == 0 ? z.nextUp : z)
+        }
+        try expectReferenceOrder(Self.soup(skewed), geometry: Self.flat, "skewed parts")
+    }
+
     @Test func smallMeshesUseTheSameOrder() throws {
         let (mesh, geometry) = try S.foldedRipple(steps: 0)
         #expect(mesh.triangleCount < CentroidDepthSort.minimumCount)

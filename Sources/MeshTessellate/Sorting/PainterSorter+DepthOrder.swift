@@ -1,3 +1,4 @@
+import CSwiftRuntimeShims
 import SurfaceKit
 
 public extension PainterSorter {
@@ -94,7 +95,11 @@ extension PainterSorter {
                 parallelChunks(parts, minimumChunk: 1) { chunk in
                     for part in chunk {
                         var lo = Double.infinity, hi = -Double.infinity
+                        // Ahead within the positions only, so no pointer goes past them.
+                        let prefetchEnd = count - CentroidDepthSort.positionPrefetch
                         for i in (count * part / parts)..<(count * (part + 1) / parts) {
+                            // A line of two positions at a time.
+                            if i & 1 == 0, i < prefetchEnd { shims_prefetch(points.value + i + CentroidDepthSort.positionPrefetch) }
                             let p = points.value[i] - anchor
                             let h = p.x * r1 + p.y * r2 + p.z * r3 + r4
                             let depth = h.y > eps ? h.x / h.y + anchor.z : .nan

@@ -1,6 +1,8 @@
+import CSwiftRuntimeShims
 import SurfaceKit
 
-/// The key pass: each triangle's centroid depth and the count of its code's top digit.
+/// The key pass: each triangle's centroid depth, moved with its code's low bits and its index
+/// straight into the chunks of its bucket (the top digit of the code).
 extension CentroidDepthSort {
     /// The code of `key`: its place on the scale, clamped (a key can round a little outside the
     /// vertices' range, and an infinite one goes to an end; NaN goes to 0, and the caller refuses
@@ -13,37 +15,46 @@ extension CentroidDepthSort {
         return (clamped + 0x1p52).bitPattern & ((1 << 52) - 1)
     }
 
-    /// The keys of all `triangles` into `keys` and their top digits counted, in `parts` parts on all
-    /// cores (each part its own histograms, `histogramCopies` interleaved copies each, in part
-    /// order); with the NaN keys and the triangles with an index out of range (whose keys are not
-    /// written).
-    static func countedKeys(
+    /// The items of all `triangles` into the chains of `buckets` (their slots in `items`), in the
+    /// buckets' parts on all cores; with the NaN keys and the triangles with an index out of range
+    /// (which are left out).
+    static func scatteredKeys(
         triangles: UnsafeBufferPointer<SIMD3<Int32>>, z: UnsafeBufferPointer<Double>, vertexCount: Int,
-        into keys: UnsafeMutableBufferPointer<Double>, lo: Double, scale: Double, parts: Int
-    ) -> (histograms: [UInt32], nan: Int, bad: Int) {
+        into items: UnsafeMutableBufferPointer<Item>, buckets: inout BucketChunks, lo: Double, scale: Double
+    ) -> (nan: Int, bad: Int) {
         let n = triangles.count
         let radix = 1 << topBits
-        let copies = histogramCopies
-        var histograms = [UInt32](repeating: 0, count: parts * copies * radix)
+        let parts = buckets.parts, shift = buckets.chunkShift
+        let regionStart = buckets.regionStart
         // Per part: NaN keys and triangles with a bad index.
         var flags = [Int](repeating: 0, count: parts * 2)
         // Indices are Int32, so clamping keeps every bounds check right.
         let vertices = UInt32(clamping: vertexCount)
-        histograms.withUnsafeMutableBufferPointer { hb in
-            flags.withUnsafeMutableBufferPointer { fb in
-                guard let hBase = hb.baseAddress, let fBase = fb.baseAddress, let zBase = z.baseAddress,
-                    let tBase = triangles.baseAddress, let kBase = keys.baseAddress
-                else { return }
-                let h = SharedMutableBuffer(base: hBase), f = SharedMutableBuffer(base: fBase)
-                let k = SharedMutableBuffer(base: kBase)
-                let zs = UncheckedSendable(zBase), ts = UncheckedSendable(tBase)
-                parallelChunks(parts, minimumChunk: 1) { chunk in
-                    for p in chunk {
-                        let (nan, bad) = makeKeys(
-                            triangles: ts.value, z: zs.value, vertexCount: vertices, range: partRange(p, of: n, parts: parts),
-                            keys: k.base, histogram: h.base + p * copies * radix, lo: lo, scale: scale)
-                        f.base[2 * p] = nan
-                        f.base[2 * p + 1] = bad
+        buckets.head.withUnsafeMutableBufferPointer { hb in
+            buckets.cursor.withUnsafeMutableBufferPointer { cb in
+                buckets.chunks.withUnsafeMutableBufferPointer { kb in
+                    buckets.next.withUnsafeMutableBufferPointer { nb in
+                        flags.withUnsafeMutableBufferPointer { fb in
+                            guard let hBase = hb.baseAddress, let cBase = cb.baseAddress, let kBase = kb.baseAddress,
+                                let nBase = nb.baseAddress, let fBase = fb.baseAddress, let zBase = z.baseAddress,
+                                let tBase = triangles.baseAddress, let iBase = items.baseAddress
+                            else { return }
+                            let chains = UncheckedSendable(
+                                Chains(head: hBase, cursor: cBase, chunks: kBase, next: nBase, items: iBase, shift: shift))
+                            let f = SharedMutableBuffer(base: fBase)
+                            let zs = UncheckedSendable(zBase), ts = UncheckedSendable(tBase)
+                            parallelChunks(parts, minimumChunk: 1) { chunk in
+                                for p in chunk {
+                                    // Each part writes only its own chains and its own region of chunks.
+                                    let (nan, bad) = scatterKeys(
+                                        triangles: ts.value, z: zs.value, vertexCount: vertices,
+                                        range: partRange(p, of: n, parts: parts), into: chains.value.part(p, radix: radix),
+                                        firstChunk: regionStart[p], lo: lo, scale: scale)
+                                    f.base[2 * p] = nan
+                                    f.base[2 * p + 1] = bad
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -53,33 +64,67 @@ extension CentroidDepthSort {
             nanCount += flags[2 * p]
             badCount += flags[2 * p + 1]
         }
-        return (histograms, nanCount, badCount)
+        return (nanCount, badCount)
     }
 
-    /// Keys of `triangles[range]` into `keys`, their top digits counted into `histogram`
-    /// (`histogramCopies` interleaved copies); returns the NaN keys and the triangles with an index
-    /// out of range (whose keys are not written).
-    static func makeKeys(
+    /// Pointers to one part's chains (or, before `part`, to all of them).
+    struct Chains {
+        var head: UnsafeMutablePointer<Int32>
+        var cursor: UnsafeMutablePointer<Int>
+        var chunks: UnsafeMutablePointer<Int32>
+        let next: UnsafeMutablePointer<Int32>
+        let items: UnsafeMutablePointer<Item>
+        let shift: Int
+
+        func part(_ p: Int, radix: Int) -> Chains {
+            Chains(head: head + p * radix, cursor: cursor + p * radix, chunks: chunks + p * radix, next: next, items: items, shift: shift)
+        }
+    }
+
+    /// Keys of `triangles[range]`, each item appended to its bucket's chain, a new chunk taken from
+    /// `firstChunk` on when the chain's last one is full; returns the NaN keys, and 1 for `bad` at the
+    /// first triangle with an index out of range (the caller then refuses the mesh, so the items
+    /// left unwritten are never read).
+    static func scatterKeys(
         triangles: UnsafePointer<SIMD3<Int32>>, z: UnsafePointer<Double>, vertexCount: UInt32, range: Range<Int>,
-        keys: UnsafeMutablePointer<Double>, histogram: UnsafeMutablePointer<UInt32>, lo: Double, scale: Double
+        into chains: Chains, firstChunk: Int, lo: Double, scale: Double
     ) -> (nan: Int, bad: Int) {
-        let radix = 1 << topBits
-        let lowShift = UInt64(2 * lowBits)
-        var nan = 0, bad = 0
+        var free = firstChunk
+        var nan = 0
+        // Ahead within the range only, so no pointer goes past the triangles.
+        let prefetchEnd = range.upperBound - trianglePrefetch
         for i in range {
+            // A line of four triangles at a time.
+            if i & 3 == 0, i < prefetchEnd { shims_prefetch(triangles + i + trianglePrefetch) }
             let t = triangles[i]
             let a = UInt32(bitPattern: t.x), b = UInt32(bitPattern: t.y), c = UInt32(bitPattern: t.z)
-            // Checked before any read (negative indices are huge here); the caller refuses the
-            // mesh, so the missing key is never used.
-            guard Swift.max(a, b, c) < vertexCount else {
-                bad += 1
-                continue
-            }
+            // Checked before any read (negative indices are huge here).
+            guard Swift.max(a, b, c) < vertexCount else { return (nan, 1) }
             let key = (z[Int(a)] + z[Int(b)] + z[Int(c)]) / 3
-            keys[i] = key
             nan &+= key.isNaN ? 1 : 0
-            histogram[(i & (histogramCopies - 1)) &* radix &+ Int(code(key, lo: lo, scale: scale) >> lowShift)] &+= 1
+            append(key, code: code(key, lo: lo, scale: scale), index: i, into: chains, free: &free)
         }
-        return (nan, bad)
+        return (nan, 0)
+    }
+
+    /// Appends one item to its bucket's chain, taking chunk `free` when the chain has none yet or
+    /// its last one is full.
+    @inline(__always)
+    static func append(_ key: Double, code q: UInt64, index: Int, into chains: Chains, free: inout Int) {
+        let d = Int(truncatingIfNeeded: q >> UInt64(2 * lowBits))
+        var slot = chains.cursor[d]
+        // Slot 0 (no chunk yet) or the end of a full chunk.
+        if slot & ((1 << chains.shift) - 1) == 0 {
+            if slot == 0 {
+                chains.head[d] = Int32(truncatingIfNeeded: free)
+            } else {
+                chains.next[(slot >> chains.shift) - 1] = Int32(truncatingIfNeeded: free)
+            }
+            chains.chunks[d] &+= 1
+            slot = free << chains.shift
+            free &+= 1
+        }
+        chains.items[slot] = Item(key: key, tag: (q & ((1 << (2 * lowBits)) - 1)) << 32 | UInt64(truncatingIfNeeded: index))
+        chains.cursor[d] = slot &+ 1
     }
 }
