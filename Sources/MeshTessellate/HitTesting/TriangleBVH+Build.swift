@@ -3,7 +3,7 @@ import SurfaceKit
 extension TriangleBVH {
     /// Builds the hierarchy over `triangles`. With a `grid` (a tessellation's layout, at least two
     /// control faces) the sub-quads of each control face already form a hierarchy: each face's
-    /// res × res sub-quads are split by halving the longer side, the same shape for every face, so
+    /// res × res sub-quads are split in halves down to parts of a row, the same shape for every face, so
     /// that shape is worked out once and stamped onto every face in parallel, straight into wide
     /// nodes, and the control faces are split at the median of their centres (see `GridBuild`).
     /// Without one, triangles are split at the median
@@ -102,8 +102,8 @@ extension TriangleBVH {
         /// The sub-tree of one face of `grid`, the same for every face: nodes with the children of
         /// local node i at local `first`, `first + 1` (from 1 on), and leaves naming a run of the
         /// face's own triangles, `first` counted from the face's first triangle. A leaf is part of
-        /// one row of sub-quads (at most `leafTriangles`, or one sub-quad), whose triangles are consecutive in
-        /// the tessellation's order, so the leaves need no index array: a rectangle of several rows
+        /// one row of sub-quads (at most `leafTriangles`, or one sub-quad), whose triangles are
+        /// consecutive in the tessellation's order, so the leaves need no index array: a rectangle of several rows
         /// is split across its rows when they are at least as many as its columns, else across
         /// its columns, each at the middle.
         static func faceShape(_ grid: TessellationGrid, leafTriangles: Int = TriangleBVH.leafSize) -> [BVHNode] {
