@@ -1,3 +1,4 @@
+import CSwiftRuntimeShims
 import Dispatch
 import SurfaceKit
 
@@ -133,16 +134,38 @@ extension HitTester {
             return
         }
         let local = scratch.rays
+        // The rays and answer slots of the first run, asked for ahead like every later run's.
+        prefetchRun(0..<Swift.min(HitTester.gatherBlock, count), of: rays, sorted: sorted, out: out)
         var start = 0
         while start < count {
             let end = Swift.min(start + HitTester.gatherBlock, count)
             for k in start..<end { (local + (k - start)).initialize(to: rays[Int(UInt32(truncatingIfNeeded: sorted[k]))]) }
+            // The next run's rays and answer slots lie anywhere in the block's memory: asked for
+            // now, they arrive while this run is walked instead of stalling its gather and scatter.
+            prefetchRun(end..<Swift.min(end + HitTester.gatherBlock, count), of: rays, sorted: sorted, out: out)
             traversal.firstHits(UnsafeBufferPointer(start: local, count: end - start), into: hits)
             for k in start..<end {
                 let answer = Answer.make(hits[k - start], of: local[k - start], tester: self)
                 (out + Int(UInt32(truncatingIfNeeded: sorted[k]))).initialize(to: answer)
             }
             start = end
+        }
+    }
+
+    /// Starts loading the rays `sorted[run]` name and their answer slots (a hint only: nothing is
+    /// read or written, and an address not yet mapped is skipped).
+    @inline(__always)
+    func prefetchRun<Answer>(
+        _ run: Range<Int>, of rays: UnsafeBufferPointer<Ray>, sorted: UnsafeMutablePointer<UInt64>,
+        out: UnsafeMutablePointer<Answer>
+    ) {
+        guard let base = rays.baseAddress else { return }
+        for k in run {
+            let i = Int(UInt32(truncatingIfNeeded: sorted[k]))
+            let ray = UnsafeRawPointer(base + i)
+            shims_prefetch(ray)
+            shims_prefetch(ray + (MemoryLayout<Ray>.stride - 1))
+            shims_prefetch(UnsafeRawPointer(out + i))
         }
     }
 

@@ -3,7 +3,7 @@ import SurfaceKit
 extension TriangleBVH {
     /// Builds the hierarchy over `triangles`. With a `grid` (a tessellation's layout, at least two
     /// control faces) the sub-quads of each control face already form a hierarchy: each face's
-    /// res × res sub-quads are split by halving the longer side, the same shape for every face, so
+    /// res × res sub-quads are split in halves down to parts of a row, the same shape for every face, so
     /// that shape is worked out once and stamped onto every face in parallel, straight into wide
     /// nodes, and the control faces are split at the median of their centres (see `GridBuild`).
     /// Without one, triangles are split at the median
@@ -16,7 +16,7 @@ extension TriangleBVH {
             let built = GridBuild.build(positions: positions, triangles: triangles, grid: grid)
             self.init(
                 nodeStorage: built.storage, nodeStart: built.start, nodeCount: built.count, root: built.root,
-                order: built.order, positions: positions, triangles: triangles)
+                order: [], positions: positions, triangles: triangles)
             return
         }
         var builder = Builder(positions: positions, triangles: triangles)
@@ -100,35 +100,32 @@ extension TriangleBVH {
         }
 
         /// The sub-tree of one face of `grid`, the same for every face: nodes with the children of
-        /// local node i at local `first`, `first + 1` (from 1 on) and leaves' `first` counted in the
-        /// face's slots of `order`; and those slots' triangles, counted from the face's first.
-        static func faceShape(_ grid: TessellationGrid) -> (nodes: [BVHNode], order: [Int32]) {
-            let maxQuadsInLeaf = Swift.max(1, TriangleBVH.leafSize / grid.trianglesPerQuad)
+        /// local node i at local `first`, `first + 1` (from 1 on), and leaves naming a run of the
+        /// face's own triangles, `first` counted from the face's first triangle. A leaf is part of
+        /// one row of sub-quads (at most `leafTriangles`, or one sub-quad), whose triangles are
+        /// consecutive in the tessellation's order, so the leaves need no index array: a rectangle of several rows
+        /// is split across its rows when they are at least as many as its columns, else across
+        /// its columns, each at the middle.
+        static func faceShape(_ grid: TessellationGrid, leafTriangles: Int = TriangleBVH.leafSize) -> [BVHNode] {
+            let maxQuadsInLeaf = Swift.max(1, leafTriangles / grid.trianglesPerQuad)
             var nodes = [BVHNode()]
-            var order: [Int32] = []
             var stack = [GridTask(node: 0, rows: 0..<grid.resolution, columns: 0..<grid.resolution)]
             while let task = stack.popLast() {
-                let quads = task.rows.count * task.columns.count
-                if quads <= maxQuadsInLeaf {
-                    nodes[task.node].first = Int32(order.count)
-                    for r in task.rows {
-                        for c in task.columns {
-                            let q = r * grid.resolution + c
-                            for k in 0..<grid.trianglesPerQuad { order.append(Int32(q * grid.trianglesPerQuad + k)) }
-                        }
-                    }
-                    nodes[task.node].count = Int32(order.count) - nodes[task.node].first
+                if task.rows.count == 1, task.columns.count <= maxQuadsInLeaf {
+                    let first = task.rows.lowerBound * grid.resolution + task.columns.lowerBound
+                    nodes[task.node].first = Int32(first * grid.trianglesPerQuad)
+                    nodes[task.node].count = Int32(task.columns.count * grid.trianglesPerQuad)
                     continue
                 }
                 var a = task, b = task
-                if task.columns.count >= task.rows.count {
-                    let mid = task.columns.lowerBound + task.columns.count / 2
-                    a.columns = task.columns.lowerBound..<mid
-                    b.columns = mid..<task.columns.upperBound
-                } else {
+                if task.rows.count > 1, task.rows.count >= task.columns.count {
                     let mid = task.rows.lowerBound + task.rows.count / 2
                     a.rows = task.rows.lowerBound..<mid
                     b.rows = mid..<task.rows.upperBound
+                } else {
+                    let mid = task.columns.lowerBound + task.columns.count / 2
+                    a.columns = task.columns.lowerBound..<mid
+                    b.columns = mid..<task.columns.upperBound
                 }
                 let left = nodes.count
                 nodes.append(BVHNode())
@@ -139,7 +136,7 @@ extension TriangleBVH {
                 stack.append(b)
                 stack.append(a)
             }
-            return (nodes, order)
+            return nodes
         }
 
         mutating func splitItems(
@@ -188,19 +185,29 @@ extension TriangleBVH {
                 }
             }
 
-            /// A leaf's box: its triangles' corners, rounded outward.
+            /// A leaf's box: its triangles' corners, rounded outward; the triangles are
+            /// `order[first..<first + count]`, or with no `order` the run `first..<first + count`
+            /// itself.
             @inline(__always)
-            func setLeafBox(_ node: inout BVHNode, order: UnsafeBufferPointer<Int32>) {
-                var lo = SIMD3(repeating: Double.infinity), hi = SIMD3(repeating: -Double.infinity)
+            func setLeafBox(_ node: inout BVHNode, order: UnsafeBufferPointer<Int32>?) {
+                // Coordinate by coordinate with `Swift.min` and `Swift.max`, which compile to
+                // single instructions where `pointwiseMin` of a 3-vector branched; the same
+                // values (a NaN coordinate is skipped by both).
+                var loX = Double.infinity, loY = Double.infinity, loZ = Double.infinity
+                var hiX = -Double.infinity, hiY = -Double.infinity, hiZ = -Double.infinity
                 for k in Int(node.first)..<(Int(node.first) + Int(node.count)) {
-                    let tri = triangles[Int(order[k])]
+                    let tri = triangles[order.map { Int($0[k]) } ?? k]
                     for c in 0..<3 {
                         let p = positions[Int(tri[c])]
-                        lo = pointwiseMin(lo, p)
-                        hi = pointwiseMax(hi, p)
+                        loX = Swift.min(loX, p.x)
+                        loY = Swift.min(loY, p.y)
+                        loZ = Swift.min(loZ, p.z)
+                        hiX = Swift.max(hiX, p.x)
+                        hiY = Swift.max(hiY, p.y)
+                        hiZ = Swift.max(hiZ, p.z)
                     }
                 }
-                node.setBox(lo: lo, hi: hi)
+                node.setBox(lo: SIMD3(loX, loY, loZ), hi: SIMD3(hiX, hiY, hiZ))
             }
         }
 

@@ -7,10 +7,11 @@ extension TriangleBVH {
     /// Each control face's sub-quads already form a hierarchy of the same shape for every face
     /// (`Builder.faceShape`); folded into wide nodes it takes one of two shapes, as the face's root
     /// lies at an even depth of the whole tree (the root is a wide node) or an odd one (its
-    /// children are lanes of the wide node above). Only the top tree over the faces, split at the
-    /// median of their centres, is built serially: a few nodes a face. Every face then computes
-    /// its boxes and writes its own wide nodes and its slots of the leaf order, in parallel, in
-    /// memory no other face touches, and the top tree's wide nodes are written last. There is no
+    /// children are lanes of the wide node above), each with the leaf size that suits it (see
+    /// `ParityShape`). Only the top tree over the faces, split at the median of their centres, is
+    /// built serially: a few nodes a face. Every face then computes its boxes and writes its own
+    /// wide nodes (whose leaves name runs of the face's triangles), in parallel, in memory no
+    /// other face touches, and the top tree's wide nodes are written last. There is no
     /// binary tree of the whole mesh and no pass over all of it on one thread.
     enum GridBuild {
         /// A lane of a face's wide shape: the face's shape node whose box it takes, and below it a
@@ -70,6 +71,28 @@ extension TriangleBVH {
             }
         }
 
+        /// A face's binary shape and its fold for a root at an odd or an even depth: of the shapes
+        /// with leaves of at most ``TriangleBVH/leafSize`` triangles and of half as many, the one
+        /// with the smaller leaves when it folds into no more wide nodes. On a face of 8 × 8
+        /// sub-quads of two triangles with its root at an even depth, the wide nodes above leaves of
+        /// two sub-quads would hold only two lanes, so leaves of one sub-quad take as many nodes and
+        /// a ray entering a leaf tests two triangles instead of four; at an odd depth the larger
+        /// leaves fill their nodes and the smaller ones would take twice as many. (Folding every
+        /// face as at an even depth, the root one lane of the node above, would give every face the
+        /// smaller leaves, for a wide step more, but half as many wide nodes more: on the W2 ripple
+        /// 3% less time a ray and a quarter more build time.)
+        struct ParityShape {
+            var binary: [BVHNode]
+            var folded: FaceShape
+
+            init(_ grid: TessellationGrid, rootAtOddDepth odd: Bool) {
+                let large = Builder.faceShape(grid, leafTriangles: TriangleBVH.leafSize)
+                let small = Builder.faceShape(grid, leafTriangles: TriangleBVH.leafSize / 2)
+                let (foldedLarge, foldedSmall) = (FaceShape(large, rootAtOddDepth: odd), FaceShape(small, rootAtOddDepth: odd))
+                (binary, folded) = foldedSmall.wideCount <= foldedLarge.wideCount ? (small, foldedSmall) : (large, foldedLarge)
+            }
+        }
+
         /// A node of the top tree over the faces: a face's root (`face ≥ 0`) or two children at
         /// `first` and `first + 1`.
         struct TopNode {
@@ -116,15 +139,17 @@ extension TriangleBVH {
         /// Faces a parallel chunk takes at least.
         static let facesPerChunk = 64
 
-        /// The wide nodes, their count, the root's box and the leaf order of the triangles laid out
-        /// as `grid` (at least two control faces).
+        /// The wide nodes, their count and the root's box of the triangles laid out as `grid` (at
+        /// least two control faces). The leaves name runs of the mesh's triangles directly (see
+        /// `Builder.faceShape`), so there is no leaf order.
         static func build(positions: [Point3D], triangles: [SIMD3<Int32>], grid: TessellationGrid) -> (
-            storage: [SIMD4<Float>], start: Int, count: Int, root: BVHNode, order: [Int32]
+            storage: [SIMD4<Float>], start: Int, count: Int, root: BVHNode
         ) {
             let faces = grid.controlFaces
             let perFace = grid.quadsPerFace * grid.trianglesPerQuad
-            let (shape, shapeOrder) = Builder.faceShape(grid)
-            let shapes = [FaceShape(shape, rootAtOddDepth: false), FaceShape(shape, rootAtOddDepth: true)]
+            let parityShapes = [ParityShape(grid, rootAtOddDepth: false), ParityShape(grid, rootAtOddDepth: true)]
+            let shapes = parityShapes.map(\.folded)
+            let shapeNodes = Swift.max(parityShapes[0].binary.count, parityShapes[1].binary.count)
             // The top tree splits the faces by the middle of their first and last triangles'
             // corners (opposite corners of the face): only the tree's shape, and so the speed,
             // depends on it, and it reads 6 points a face instead of all of them.
@@ -170,43 +195,39 @@ extension TriangleBVH {
             let padding = WideNode.alignment / MemoryLayout<SIMD4<Float>>.stride
             var start = 0
             let count = wideCount
-            var storage: [SIMD4<Float>] = []
-            let order = [Int32](unsafeUninitializedCapacity: triangles.count) { orderBuffer, orderCount in
-                storage = [SIMD4<Float>](unsafeUninitializedCapacity: count * vectorsPerNode + padding) { buffer, initialized in
-                    let raw = UnsafeMutableRawBufferPointer(buffer)
-                    guard let base = raw.baseAddress else { return }
-                    let address = UInt(bitPattern: base)
-                    let alignment = UInt(WideNode.alignment)
-                    start = Int(((address + alignment - 1) & ~(alignment - 1)) - address)
-                    // The padding before node 0 and after the last; every node is written in full below.
-                    UnsafeMutableRawBufferPointer(rebasing: raw[..<start]).initializeMemory(as: UInt8.self, repeating: 0)
-                    UnsafeMutableRawBufferPointer(rebasing: raw[(start + count * WideNode.size)...]).initializeMemory(
-                        as: UInt8.self, repeating: 0)
-                    adviseHugePages(raw)
-                    let nodes = base + start
-                    faceBoxes.withUnsafeMutableBufferPointer { faceBoxes in
-                        Builder.Corners.with(positions: positions, triangles: triangles) { corners in
-                            let out = (boxes: faceBoxes, order: orderBuffer)
-                            // Each face writes only its own wide nodes, slots of the order and boxes.
-                            parallelChunks(faces, minimumChunk: facesPerChunk) { range in
-                                var boxes = [BVHNode](repeating: BVHNode(), count: shape.count)
-                                for f in range {
-                                    stamp(
-                                        face: f, shape: shape, shapeOrder: shapeOrder, folded: shapes[faceOdd[f] ? 1 : 0],
-                                        perFace: perFace, wideStart: faceStart[f], nodes: nodes, corners: corners, boxes: &boxes,
-                                        order: out.order, faceBoxes: out.boxes)
-                                }
+            let storage = [SIMD4<Float>](unsafeUninitializedCapacity: count * vectorsPerNode + padding) { buffer, initialized in
+                let raw = UnsafeMutableRawBufferPointer(buffer)
+                guard let base = raw.baseAddress else { return }
+                let address = UInt(bitPattern: base)
+                let alignment = UInt(WideNode.alignment)
+                start = Int(((address + alignment - 1) & ~(alignment - 1)) - address)
+                // The padding before node 0 and after the last; every node is written in full below.
+                UnsafeMutableRawBufferPointer(rebasing: raw[..<start]).initializeMemory(as: UInt8.self, repeating: 0)
+                UnsafeMutableRawBufferPointer(rebasing: raw[(start + count * WideNode.size)...]).initializeMemory(
+                    as: UInt8.self, repeating: 0)
+                adviseHugePages(raw)
+                let nodes = base + start
+                faceBoxes.withUnsafeMutableBufferPointer { faceBoxes in
+                    Builder.Corners.with(positions: positions, triangles: triangles) { corners in
+                        let out = faceBoxes
+                        // Each face writes only its own wide nodes and boxes.
+                        parallelChunks(faces, minimumChunk: facesPerChunk) { range in
+                            var boxes = [BVHNode](repeating: BVHNode(), count: shapeNodes)
+                            for f in range {
+                                let parity = parityShapes[faceOdd[f] ? 1 : 0]
+                                stamp(
+                                    face: f, shape: parity.binary, folded: parity.folded, perFace: perFace,
+                                    wideStart: faceStart[f], nodes: nodes, corners: corners, boxes: &boxes, faceBoxes: out)
                             }
                         }
                     }
-                    root = writeTop(
-                        top, topWide: topWideIndex, shapes: shapes, faceOdd: faceOdd, faceStart: faceStart, faceBoxes: faceBoxes,
-                        perFace: perFace, nodes: nodes)
-                    initialized = buffer.count
                 }
-                orderCount = triangles.count
+                root = writeTop(
+                    top, topWide: topWideIndex, shapes: shapes, faceOdd: faceOdd, faceStart: faceStart, faceBoxes: faceBoxes,
+                    perFace: perFace, nodes: nodes)
+                initialized = buffer.count
             }
-            return (storage, start, count, root, order)
+            return (storage, start, count, root)
         }
 
         /// The top tree's boxes (children before parents, from the faces' roots) and wide nodes;
@@ -255,22 +276,19 @@ extension TriangleBVH {
             return topBoxes[0]
         }
 
-        /// Face `f`: its slots of the leaf order, its shape nodes' boxes (leaves from their
-        /// triangles, inner nodes from their children) in `boxes`, its wide nodes from
-        /// `wideStart` on, and the boxes the top tree takes into `faceBoxes[3f…3f + 2]`.
+        /// Face `f`: its shape nodes' boxes (leaves from their triangles, inner nodes from their
+        /// children) in `boxes`, its wide nodes from `wideStart` on, and the boxes the top tree
+        /// takes into `faceBoxes[3f…3f + 2]`.
         static func stamp(
-            face f: Int, shape: [BVHNode], shapeOrder: [Int32], folded: FaceShape, perFace: Int, wideStart: Int,
-            nodes: UnsafeMutableRawPointer, corners: Builder.Corners, boxes: inout [BVHNode],
-            order: UnsafeMutableBufferPointer<Int32>, faceBoxes: UnsafeMutableBufferPointer<BVHNode>
+            face f: Int, shape: [BVHNode], folded: FaceShape, perFace: Int, wideStart: Int, nodes: UnsafeMutableRawPointer,
+            corners: Builder.Corners, boxes: inout [BVHNode], faceBoxes: UnsafeMutableBufferPointer<BVHNode>
         ) {
             let firstTriangle = f * perFace
-            for j in 0..<perFace { order[firstTriangle + j] = Int32(truncatingIfNeeded: firstTriangle) + shapeOrder[j] }
-            let orderIn = UnsafeBufferPointer(order)
             for local in stride(from: shape.count - 1, through: 0, by: -1) {
                 var node = shape[local]
                 if node.isLeaf {
                     node.first += Int32(truncatingIfNeeded: firstTriangle)
-                    corners.setLeafBox(&node, order: orderIn)
+                    corners.setLeafBox(&node, order: nil)
                 } else {
                     let first = Int(node.first)
                     node = boxes[first]

@@ -4,8 +4,8 @@ import SurfaceKit
 /// A bounding volume hierarchy over a triangle mesh, walked 4 wide: a flat array of 128-byte
 /// ``WideNode``s aligned to cache lines (the binary build's tree with every other level folded
 /// in), each testing a ray against its four children's single-precision boxes in one go, nearer
-/// children first. Leaves name runs of `order`, the original triangle indices in leaf order; the
-/// triangles are read from the mesh's own arrays (shared, not copied) and tested in double
+/// children first. Leaves name runs of `order`, the original triangle indices in leaf order, or,
+/// where `order` is empty (the grid build), runs of the mesh's own triangles; the triangles are read from the mesh's own arrays (shared, not copied) and tested in double
 /// precision, so the boxes only decide what is tested, never the answer.
 struct TriangleBVH: Sendable {
     /// The nodes, from byte `nodeStart` of this array's memory (vectors of four floats; the
@@ -15,7 +15,8 @@ struct TriangleBVH: Sendable {
     let nodeCount: Int
     /// The root's box: the box of every triangle.
     let root: BVHNode?
-    /// Original triangle index of each triangle in leaf order.
+    /// Original triangle index of each triangle in leaf order; empty when the leaves name runs of
+    /// the mesh's triangles themselves.
     let order: [Int32]
     let positions: [Point3D]
     let triangles: [SIMD3<Int32>]
@@ -204,14 +205,17 @@ extension TriangleBVH {
             }
         }
 
-        /// Tests the triangles `order[first..<first + count]` (double-sided Möller–Trumbore in
-        /// double precision), keeping the nearest; of equal t, the lowest index.
+        /// Tests the triangles `order[first..<first + count]`, or with no `order` the triangles
+        /// `first..<first + count` (double-sided Möller–Trumbore in double precision), keeping the
+        /// nearest; of equal t, the lowest index.
         @inline(__always)
         func testLeaf(
             first: Int, count: Int, origin o: SIMD3<Double>, direction d: SIMD3<Double>, tmin: Double, best: inout Best
         ) {
-            for k in first..<(first + count) {
-                test(Int(order[k]), origin: o, direction: d, tmin: tmin, best: &best)
+            if order.isEmpty {
+                for triangle in first..<(first + count) { test(triangle, origin: o, direction: d, tmin: tmin, best: &best) }
+            } else {
+                for k in first..<(first + count) { test(Int(order[k]), origin: o, direction: d, tmin: tmin, best: &best) }
             }
         }
 

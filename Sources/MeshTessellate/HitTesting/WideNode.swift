@@ -2,7 +2,7 @@
 /// lines, the nodes being aligned to 64) holding the boxes of up to four children as
 /// single-precision lanes, one vector a bound, so one ray is tested against all four at once,
 /// and for each child either a node index (`count == 0`) or a run of `count` triangles of the
-/// BVH's leaf order starting at `child`. An unused lane has an empty box (+∞ … −∞), which no ray
+/// BVH's leaf order (or, with no leaf order, of the mesh's triangles) starting at `child`. An unused lane has an empty box (+∞ … −∞), which no ray
 /// the walk accepts can enter, and `count == 0`.
 ///
 /// Each box is the binary build's (``BVHNode``): its triangles' double-precision box rounded
