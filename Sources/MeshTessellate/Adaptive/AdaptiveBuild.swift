@@ -17,7 +17,7 @@ struct AdaptiveBuild {
 
     init(
         cells: [AdaptiveCell], layout: AdaptiveLayout, isolations: [VertexIsolation], scale: SIMD3<Double>,
-        policy: DiagonalPolicy, keepParameters: Bool = false
+        policy: DiagonalPolicy, keepParameters: Bool = false, measured: MeasuredCells? = nil
     ) {
         let sampler = FaceSampler(cells: cells, isolations: isolations, scale: scale)
         let count = layout.vertexCount
@@ -58,10 +58,12 @@ struct AdaptiveBuild {
                                     fanCorner: cells[c].fanCorner, bound: cells[c].bound, scale: scale, output: tri,
                                     parameters: keepParameters ? parameterBase : nil, origin: cells[c].origin, size: cells[c].size,
                                     cursor: layout.triangleBase[c])
+                                let known = measured?.deviation(c)
+                                stitcher.measuring = known == nil
                                 stitcher.run()
                                 let face = Int32(truncatingIfNeeded: cells[c].face)
                                 for t in layout.triangleBase[c]..<layout.triangleBase[c + 1] { src.base[t] = face }
-                                dev.base[c] = stitcher.deviation
+                                dev.base[c] = known ?? stitcher.deviation
                             }
                         }
                     }

@@ -257,11 +257,19 @@ struct AdaptiveLayout: Sendable {
                 smallest = min(smallest, rates.u[c] * scale, rates.v[c] * scale)
                 largest = max(largest, r.max() * scale, rates.u[c] * scale, rates.v[c] * scale)
             }
-            if nu[c] == 1, nv[c] == 1, r == SIMD4(repeating: 1) {
+            // A cell with an interior grid of its own is drawn as that grid in a ring.
+            let interior = rates.interiorGrid(c)
+            if let interior {
+                nu[c] = max(nu[c], interior.x)
+                nv[c] = max(nv[c], interior.y)
+            }
+            if interior == nil, nu[c] == 1, nv[c] == 1, r == SIMD4(repeating: 1) {
                 kind[c] = .single
                 if policy.needsCenters { centerBase[c] = next; next += 1 }
                 triangles += perQuad
-            } else if nu[c] == max(r[0], r[2]), nv[c] == r[1], r[1] == r[3], evenlySampled(c, 1, r[1]), evenlySampled(c, 3, r[3]) {
+            } else if interior == nil, nu[c] == max(r[0], r[2]), nv[c] == r[1], r[1] == r[3], evenlySampled(c, 1, r[1]),
+                evenlySampled(c, 3, r[3])
+            {
                 // Left and right carry the same evenly spaced samples: strips along u, squares
                 // split by the policy wherever two lines agree (no joining ring).
                 kind[c] = .rows
@@ -275,7 +283,9 @@ struct AdaptiveLayout: Sendable {
                 next += (nu[c] - 1) * (nv[c] - 1)
                 if policy.needsCenters { centerBase[c] = next; next += strips.quadCount }
                 triangles += strips.triangles(perQuad: perQuad)
-            } else if nv[c] == max(r[1], r[3]), nu[c] == r[0], r[0] == r[2], evenlySampled(c, 0, r[0]), evenlySampled(c, 2, r[2]) {
+            } else if interior == nil, nv[c] == max(r[1], r[3]), nu[c] == r[0], r[0] == r[2], evenlySampled(c, 0, r[0]),
+                evenlySampled(c, 2, r[2])
+            {
                 kind[c] = .columns
                 nu[c] = r[0]
                 nv[c] = max(r[1], r[3])
@@ -287,10 +297,10 @@ struct AdaptiveLayout: Sendable {
                 next += (nu[c] - 1) * (nv[c] - 1)
                 if policy.needsCenters { centerBase[c] = next; next += strips.quadCount }
                 triangles += strips.triangles(perQuad: perQuad)
-            } else if nv[c] == 1, r[1] == 1, r[3] == 1 {
+            } else if interior == nil, nv[c] == 1, r[1] == 1, r[3] == 1 {
                 kind[c] = .rowStrip
                 triangles += r[0] + r[2]
-            } else if nu[c] == 1, r[0] == 1, r[2] == 1 {
+            } else if interior == nil, nu[c] == 1, r[0] == 1, r[2] == 1 {
                 kind[c] = .columnStrip
                 triangles += r[1] + r[3]
             } else {

@@ -14,10 +14,12 @@ import SurfaceKit
 /// that measures within τ, ``MeasuredRates``); every segment between two cell corners takes the
 /// larger of what the cells on either side ask for. A cell whose sides carry exactly its grid's
 /// samples is drawn as that grid; otherwise its interior is a regular grid at its own rates, and
-/// a ring of triangles (or, once it took its sides' rates, strips) joins that grid to the samples
-/// on its sides, which both cells of a side share. So no side has a T-junction, and every interior edge is used by exactly two
-/// triangles. After building, the distance to the surface is measured on every patch triangle; a
-/// cell that misses τ is made denser and the mesh is built again.
+/// a ring of triangles (or, where one pair of opposite sides agrees, strips) joins that grid to
+/// the samples on its sides, which both cells of a side share. So no side has a T-junction, and
+/// every interior edge is used by exactly two triangles. After building, the distance to the
+/// surface is measured on every patch triangle; a cell that misses τ gets a denser interior grid
+/// inside a ring (its sides, and so its neighbours, unchanged), or, once its interior is far
+/// denser than its sides, more segments; and the mesh is built again.
 public struct AdaptiveTessellator: Sendable {
     public let surfaces: FaceSurfaces
     public let diagonal: DiagonalPolicy
@@ -79,12 +81,14 @@ public struct AdaptiveTessellator: Sendable {
         let (cells, _, _) = try AdaptiveCell.cells(surfaces: surfaces, patches: patches, isolations: isolations)
         var rates = try CellRates.estimate(cells: cells, scale: scale, policy: diagonal, tolerance: tau)
         var round = 1
+        var measured: MeasuredCells?
         while true {
             let layout = try AdaptiveLayout(
                 surfaces: surfaces, cells: cells, isolationOfVertex: isolationOfVertex, rates: rates, policy: diagonal,
                 maximumTriangles: maximumTriangles)
             let built = AdaptiveBuild(
-                cells: cells, layout: layout, isolations: isolations, scale: scale, policy: diagonal, keepParameters: keepParameters)
+                cells: cells, layout: layout, isolations: isolations, scale: scale, policy: diagonal, keepParameters: keepParameters,
+                measured: measured)
             var worst = 0.0
             var failing: [Int] = []
             for c in cells.indices {
@@ -92,18 +96,26 @@ public struct AdaptiveTessellator: Sendable {
                 if cells[c].patch != nil, !(built.deviations[c] <= tau / AdaptiveTessellator.unmeasuredMargin) { failing.append(c) }
             }
             // Never returns a mesh measured over τ. Termination: every round that does not return
-            // grows at least one rate by one or more, and rates never shrink and stop at
-            // `maximumRate`, so there are finitely many rounds; a failing cell at the most segments
-            // everywhere is refused below, and a layout over the budget is refused by
-            // `AdaptiveLayout`.
+            // grows a cell's interior grid or its rates. Rates never shrink and stop at
+            // `maximumRate`, so sides never lose samples and rates grow finitely often; between
+            // two rounds that grow rates, sides are fixed and interiors only grow, up to
+            // `CellRates.interiorReach` times their sides' rates. So there are finitely many
+            // rounds; a failing cell at the most segments everywhere is refused below, and a
+            // layout over the budget is refused by `AdaptiveLayout`.
             if !failing.isEmpty {
                 let aggressive = round >= AdaptiveTessellator.gentleRounds
-                // Cells drawn with a joining ring first take their sides' rates as their grids'
-                // (growth that adds few samples to shared sides); the other failing cells wait
-                // for a round in which no cell adopts, as an adopting cell may change their sides.
-                let rest = rates.adoptSides(failing, layout: layout)
-                let adopted = rest.count < failing.count
-                guard adopted || rates.densify(rest, deviations: built.deviations, tolerance: tau, aggressive: aggressive) else {
+                // A failing cell first grows inside, keeping its sides' samples, so its
+                // neighbours stay as they are; only a cell whose interior is already far denser
+                // than its sides takes more samples on its sides.
+                let rest = rates.refineInteriors(failing, layout: layout, deviations: built.deviations, tolerance: tau)
+                let refined = rest.count < failing.count
+                let densified = !rest.isEmpty && rates.densify(rest, deviations: built.deviations, tolerance: tau, aggressive: aggressive)
+                // Only the refined cells are redrawn when no rate grew.
+                measured =
+                    densified
+                    ? nil
+                    : MeasuredCells(deviations: built.deviations, unchanged: AdaptiveTessellator.unchanged(cells.count, except: failing))
+                guard refined || densified else {
                     let c = failing.max { built.deviations[$0] < built.deviations[$1] } ?? failing[0]
                     throw MeshError(
                         .limitExceeded, path: "faces[\(cells[c].face)]",
@@ -151,6 +163,13 @@ public struct AdaptiveTessellator: Sendable {
             }
         }
         return try found.compactMap { try $0?.get() }
+    }
+
+    /// Every cell but `changed`.
+    static func unchanged(_ count: Int, except changed: [Int]) -> [Bool] {
+        var result = [Bool](repeating: true, count: count)
+        for c in changed { result[c] = false }
+        return result
     }
 
     /// The smallest n with 2ⁿ ≥ rate.

@@ -5,6 +5,15 @@ import SurfaceKit
 struct CellRates: Sendable {
     var u: [Int]
     var v: [Int]
+    /// Per cell, an interior grid denser than its own rates, drawn inside a joining ring (zero:
+    /// none). Unlike `u` and `v` it asks nothing of the cell's sides, so a cell that misses τ can
+    /// be made denser inside without changing a neighbour (``refineInteriors(_:layout:deviations:tolerance:)``).
+    var interior: [SIMD2<Int>] = []
+
+    /// Cell c's interior grid, when it has one of its own.
+    func interiorGrid(_ c: Int) -> SIMD2<Int>? {
+        c < interior.count && interior[c] != .zero ? interior[c] : nil
+    }
 
     /// Estimates every patch cell's rates for tolerance `tolerance` (points); corner squares take 1.
     static func estimate(cells: [AdaptiveCell], scale: SIMD3<Double>, policy: DiagonalPolicy, tolerance: Double) throws -> CellRates {
@@ -63,26 +72,43 @@ struct CellRates: Sendable {
             if nu != u[c] || nv != v[c] { grew = true }
             u[c] = nu
             v[c] = nv
+            // The grown rates reach the sides; the cell is drawn afresh from them.
+            if c < interior.count { interior[c] = .zero }
         }
         return grew
     }
 
-    /// Gives each of `cells` drawn with a joining ring (its neighbours put more samples on its
-    /// sides than its own grid has) the grid of its sides' rates: the larger of its two u sides and
-    /// of its two v sides. Its sides keep the same samples where they were the larger, so this
-    /// rarely reshapes a neighbour, and where both pairs of opposite sides agree the cell becomes
-    /// a whole grid split by the policy (``AdaptiveLayout/Kind/grid``), the narrower triangles
-    /// that a ring's wide ones missed τ for. Returns the cells it did not change.
-    mutating func adoptSides(_ cells: [Int], layout: AdaptiveLayout) -> [Int] {
+    /// An interior grows to at most this many times its sides' largest rate: past that its
+    /// ring's triangles are as narrow as the sides' samples allow, and a cell still over τ needs
+    /// more samples on its sides (``densify(_:deviations:tolerance:aggressive:)``).
+    static let interiorReach = 2
+
+    /// Gives each of `cells` a denser interior grid inside a joining ring, keeping its sides'
+    /// samples: first the larger rate of each pair of opposite sides (a ring cell whose grid was
+    /// coarser than its sides), then more, in proportion to the square root of how far it missed.
+    /// A ring's triangles join the sides' samples to the interior's outer row, so as the interior
+    /// grows they narrow toward the sides' own chords, which the cells on both sides measured.
+    /// Neighbours are untouched: a miss does not move from cell to cell. Returns the cells whose
+    /// interior would pass ``interiorReach`` times their sides' rates (left unchanged).
+    mutating func refineInteriors(_ cells: [Int], layout: AdaptiveLayout, deviations: [Double], tolerance: Double) -> [Int] {
+        if interior.count != u.count { interior = [SIMD2<Int>](repeating: .zero, count: u.count) }
         var unchanged: [Int] = []
         for c in cells {
-            let nu = max(u[c], layout.sideRate(c, 0), layout.sideRate(c, 2))
-            let nv = max(v[c], layout.sideRate(c, 1), layout.sideRate(c, 3))
-            if layout.kind[c] == .ring, nu != u[c] || nv != v[c] {
-                u[c] = nu
-                v[c] = nv
-            } else {
+            let sides = SIMD2(max(layout.sideRate(c, 0), layout.sideRate(c, 2)), max(layout.sideRate(c, 1), layout.sideRate(c, 3)))
+            let drawn = SIMD2(layout.nu[c], layout.nv[c])
+            var next = pointwiseMax(pointwiseMax(drawn, sides), SIMD2(repeating: 2))
+            if next == drawn || interiorGrid(c) != nil {
+                let missed = (deviations[c] / tolerance).squareRoot() * 1.15
+                for k in 0..<2 {
+                    let wanted = Double(next[k]) * missed
+                    next[k] = wanted.isFinite && wanted < Double(next[k] + 1) ? next[k] + 1 : Int(min(wanted.rounded(.up), 1e9))
+                }
+            }
+            let limit = min(AdaptiveTessellator.maximumRate, CellRates.interiorReach * max(sides.x, sides.y, 2))
+            if next.x > limit || next.y > limit {
                 unchanged.append(c)
+            } else {
+                interior[c] = next
             }
         }
         return unchanged

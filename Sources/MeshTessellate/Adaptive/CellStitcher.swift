@@ -23,6 +23,9 @@ struct CellStitcher {
     var cursor: Int
     /// The largest distance measured between a triangle and the patch (the bound for a fan).
     var deviation = 0.0
+    /// Whether to measure the triangles against the patch (off when a cell drawn the same way
+    /// was measured in an earlier round).
+    var measuring = true
 
     /// An output vertex with its parameters in this cell.
     struct Local {
@@ -50,18 +53,18 @@ struct CellStitcher {
 
     mutating func run() {
         let corners = layout.cornerNodes[cell]
-        let c = (0..<4).map { Local(id: corners[$0], uv: FaceSampler.corner($0)) }
+        func c(_ k: Int) -> Local { Local(id: corners[k], uv: FaceSampler.corner(k)) }
         switch layout.kind[cell] {
         case .fan:
             let k = fanCorner
             let chain = side((k + 1) % 4) + side((k + 2) % 4).dropFirst()
-            for i in 0..<(chain.count - 1) { triangle(c[k], chain[i], chain[i + 1]) }
+            for i in 0..<(chain.count - 1) { triangle(c(k), chain[i], chain[i + 1]) }
             deviation = bound
             return
         case .single:
             let center =
                 policy.needsCenters ? Local(id: Int32(truncatingIfNeeded: layout.centerBase[cell]), uv: SIMD2(0.5, 0.5)) : nil
-            quad(c[0], c[1], c[2], c[3], center: center)
+            quad(c(0), c(1), c(2), c(3), center: center)
             return
         case .rowStrip:
             zipper(side(0), side(2).reversed()) { $0.uv.x }
@@ -159,13 +162,25 @@ struct CellStitcher {
         var i = 0, j = 0
         let p = outer.count - 1, q = ring.count - 1
         while i < p || j < q {
-            let advanceOuter: Bool
+            var advanceOuter: Bool
             if j == q {
                 advanceOuter = true
             } else if i == p {
                 advanceOuter = false
             } else {
-                advanceOuter = position(outer[i]) + position(outer[i + 1]) <= position(ring[j]) + position(ring[j + 1])
+                let o = position(outer[i]) + position(outer[i + 1]), r = position(ring[j]) + position(ring[j + 1])
+                advanceOuter = o <= r
+                if policy == .shortest || policy == .surface,
+                    abs(o - r) <= min(position(outer[i + 1]) - position(outer[i]), position(ring[j + 1]) - position(ring[j]))
+                {
+                    // The two segments' midpoints are within half the shorter one of each other,
+                    // so either triangle is about as narrow: as the policy does in a square, draw
+                    // the shorter of the two new edges. Any order of advancing along two chains
+                    // that run the same way tiles the strip between them.
+                    let toRing = CellStitcher.length(points[Int(outer[i + 1].id)] - points[Int(ring[j].id)])
+                    let toOuter = CellStitcher.length(points[Int(outer[i].id)] - points[Int(ring[j + 1].id)])
+                    if toRing != toOuter { advanceOuter = toRing < toOuter }
+                }
             }
             if advanceOuter {
                 triangle(outer[i], outer[i + 1], ring[j])
@@ -176,6 +191,8 @@ struct CellStitcher {
             }
         }
     }
+
+    static func length(_ d: Point3D) -> Double { (d * d).sum().squareRoot() }
 
     /// A quad (corners in the face's order) split by the policy.
     mutating func quad(_ a: Local, _ b: Local, _ c: Local, _ d: Local, center: Local?) {
@@ -211,7 +228,7 @@ struct CellStitcher {
             parameters.base[3 * cursor + 2] = origin + size * c.uv
         }
         cursor += 1
-        guard let patch else { return }
+        guard measuring, let patch else { return }
         let pa = points[Int(a.id)], pb = points[Int(b.id)], pc = points[Int(c.id)]
         func gap(_ uv: SIMD2<Double>, _ linear: Point3D) -> Double {
             let d = patch.position(u: uv.x, v: uv.y) * scale - linear

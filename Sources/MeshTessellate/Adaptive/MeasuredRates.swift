@@ -113,6 +113,54 @@ struct MeasuredRates {
         return true
     }
 
+    /// Whether every triangle of the nu × nv grid, split by the policy, is within `target` at the
+    /// ten points the verification after building measures (``CellStitcher/measuredPoints``).
+    /// ``fits(nu:nv:target:)`` rejects most candidates at four points a triangle; this confirms
+    /// the one taken, so a cell drawn as this grid is not found over τ after building (which
+    /// would densify it and, through its sides, its neighbours).
+    func fitsEverywhere(nu: Int, nv: Int, target: Double) -> Bool {
+        let du = 1 / Double(nu), dv = 1 / Double(nv)
+        func at(_ i: Int, _ j: Int) -> Point3D { point(Double(i) * du, Double(j) * dv) }
+        func triangleFits(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ c: SIMD2<Double>, _ pa: Point3D, _ pb: Point3D, _ pc: Point3D) -> Bool {
+            for w in CellStitcher.measuredPoints {
+                let uv = w.x * a + w.y * b + w.z * c
+                guard MeasuredRates.distance(point(uv.x, uv.y), w.x * pa + w.y * pb + w.z * pc) <= target else { return false }
+            }
+            return true
+        }
+        var below = (0...nu).map { at($0, 0) }
+        for j in 0..<nv {
+            let above = (0...nu).map { at($0, j + 1) }
+            for i in 0..<nu {
+                let uv = [
+                    SIMD2(Double(i) * du, Double(j) * dv), SIMD2(Double(i + 1) * du, Double(j) * dv),
+                    SIMD2(Double(i + 1) * du, Double(j + 1) * dv), SIMD2(Double(i) * du, Double(j + 1) * dv),
+                ]
+                let p = [below[i], below[i + 1], above[i + 1], above[i]]
+                if policy == .center {
+                    let mid = (uv[0] + uv[2]) / 2
+                    let m = point(mid.x, mid.y)
+                    for k in 0..<4 where !triangleFits(uv[k], uv[(k + 1) % 4], mid, p[k], p[(k + 1) % 4], m) { return false }
+                    continue
+                }
+                let first = Tessellator.useFirstDiagonal(
+                    policy: policy, corners: SIMD4(0, 1, 2, 3), points: p,
+                    center: policy.needsCenters ? point((uv[0].x + uv[2].x) / 2, (uv[0].y + uv[2].y) / 2) : nil)
+                if first {
+                    guard triangleFits(uv[0], uv[1], uv[2], p[0], p[1], p[2]), triangleFits(uv[0], uv[2], uv[3], p[0], p[2], p[3]) else {
+                        return false
+                    }
+                } else {
+                    guard triangleFits(uv[0], uv[1], uv[3], p[0], p[1], p[3]), triangleFits(uv[1], uv[2], uv[3], p[1], p[2], p[3]) else {
+                        return false
+                    }
+                }
+            }
+            below = above
+        }
+        return true
+    }
+
     /// A square's diagonal midpoint and its two triangles' centroids.
     func quadFits(_ u0: Double, _ v0: Double, _ du: Double, _ dv: Double, _ p: [Point3D], first: Bool, target: Double) -> Bool {
         func within(_ u: Double, _ v: Double, _ linear: Point3D) -> Bool {
@@ -151,7 +199,11 @@ struct MeasuredRates {
             let c = columns[candidate.y] ?? columnsDeviation(nv: candidate.y)
             columns[candidate.y] = c
             guard c <= target else { continue }
-            if fits(nu: candidate.x, nv: candidate.y, target: target) { return candidate }
+            if fits(nu: candidate.x, nv: candidate.y, target: target),
+                fitsEverywhere(nu: candidate.x, nv: candidate.y, target: target)
+            {
+                return candidate
+            }
             measured += 1
             if measured >= MeasuredRates.mostCandidates { break }
         }

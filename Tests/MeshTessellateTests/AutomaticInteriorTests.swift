@@ -1,0 +1,88 @@
+import Foundation
+import SurfaceKit
+import Testing
+
+@testable import MeshTessellate
+
+// Cells that miss τ grow inside, keeping their sides' samples (`CellRates.refineInteriors`), and
+// strips zip by the shorter diagonal. Checked against the B-spline surface that
+// `AutomaticStepsTests.GridSurface` writes out independently of the library, at ten points of
+// every triangle, and by counting edges.
+
+@Suite struct AutomaticInteriorTests {
+    /// More ripples than the rates were tuned on (other grids, frequencies, centres, layers). The
+    /// 0.35 target is not met on two of them (Docs/automatic-steps.md): their caps are what
+    /// automatic steps reach today, so that they cannot get worse unnoticed.
+    static let ripples: [AutomaticStepsTests.HeldOutRipple] = [
+        .init(
+            rows: 18, columns: 26, frequency: 2.2, amplitude: 0.035, centre: SIMD2(0.52, 0.38), side: 900, tolerance: 0.3,
+            mostOfUniform: 0.4),
+        .init(rows: 22, columns: 14, frequency: 1.8, amplitude: 0.05, centre: SIMD2(0.35, 0.4), side: 700, tolerance: 0.4),
+        .init(
+            rows: 12, columns: 12, frequency: 2.7, amplitude: 0.04, centre: SIMD2(0.6, 0.6), side: 500, tolerance: 0.2, mostOfUniform: 0.45),
+    ]
+
+    /// Growing a failing cell inside changes no segment's samples: every side keeps its rate, so
+    /// no neighbour is redrawn, and each grown cell is drawn as a ring around a grid at least
+    /// as dense as its sides' larger rates.
+    @Test func refiningInteriorsKeepsEverySide() throws {
+        let ripple = AutomaticStepsTests.heldOutRipples[1]
+        let mesh = try ripple.mesh()
+        let document = AutomaticStepsTests.document(mesh, size: ripple.side)
+        let tessellator = try AdaptiveTessellator(mesh: mesh)
+        let surfaces = tessellator.surfaces
+        let scale = document.geometry.pointScale
+        let control = FaceSurfaces.homogeneous(vertices: mesh.vertices, weights: surfaces.topology.vertexWeights(faces: mesh.faces))
+        let patches = AdaptiveTessellator.patches(surfaces: surfaces, control: control)
+        let cells = try AdaptiveCell.cells(surfaces: surfaces, patches: patches, isolations: []).cells
+        var rates = try CellRates.estimate(cells: cells, scale: scale, policy: .shortest, tolerance: ripple.tolerance)
+        let before = try AdaptiveLayout(
+            surfaces: surfaces, cells: cells, isolationOfVertex: [:], rates: rates, policy: .shortest, maximumTriangles: 1 << 30)
+        let built = AdaptiveBuild(cells: cells, layout: before, isolations: [], scale: scale, policy: .shortest)
+        let failing = cells.indices.filter { !(built.deviations[$0] <= ripple.tolerance / AdaptiveTessellator.unmeasuredMargin) }
+        #expect(!failing.isEmpty, "the first round of this ripple has cells over τ to grow")
+        let left = rates.refineInteriors(failing, layout: before, deviations: built.deviations, tolerance: ripple.tolerance)
+        #expect(left.isEmpty)
+        let after = try AdaptiveLayout(
+            surfaces: surfaces, cells: cells, isolationOfVertex: [:], rates: rates, policy: .shortest, maximumTriangles: 1 << 30)
+        #expect(after.segments.map(\.rate) == before.segments.map(\.rate))
+        #expect(after.nodes.count == before.nodes.count)
+        for c in failing {
+            #expect(after.kind[c] == .ring)
+            #expect(after.nu[c] >= max(before.sideRate(c, 0), before.sideRate(c, 2), 2))
+            #expect(after.nv[c] >= max(before.sideRate(c, 1), before.sideRate(c, 3), 2))
+            #expect(after.nu[c] * after.nv[c] > before.nu[c] * before.nv[c] || before.kind[c] != .ring)
+        }
+    }
+
+    /// On ripples the rates were not tuned on, every diagonal policy stays within τ (ten points of
+    /// every triangle against the written-out surface) and watertight, and the default takes at
+    /// most its cap (0.35 unless noted) of the fewest uniform steps meeting τ, measured the same way.
+    @Test(arguments: ripples)
+    func moreRipplesWithinToleranceWithFewTriangles(ripple: AutomaticStepsTests.HeldOutRipple) throws {
+        let mesh = try ripple.mesh()
+        let document = AutomaticStepsTests.document(mesh, size: ripple.side)
+        let surface = AutomaticStepsTests.GridSurface(mesh: mesh, rows: ripple.rows, columns: ripple.columns)
+        let scale = document.geometry.pointScale
+        var automatic: [DiagonalPolicy: Int] = [:]
+        for policy in [DiagonalPolicy.shortest, .first, .second, .center] {
+            let result = try AdaptiveTessellator(mesh: mesh, options: TessellationOptions(diagonal: policy)).tessellate(
+                mesh, geometry: document.geometry, space: .points, tolerance: ripple.tolerance)
+            let deviation = surface.deviation(of: result.mesh, scale: scale)
+            #expect(deviation <= ripple.tolerance, "\(policy): \(deviation) pt over τ")
+            AutomaticStepsTests.checkWatertight(result.mesh)
+            automatic[policy] = result.mesh.triangleCount
+        }
+        var uniformTriangles: Int?
+        for n in 0...4 {
+            let uniform = try Tessellator.tessellate(document, options: TessellationOptions(steps: .fixed(n)), space: .points)
+            if surface.deviation(of: uniform, scale: scale) <= ripple.tolerance {
+                uniformTriangles = uniform.triangleCount
+                break
+            }
+        }
+        let uniform = Double(try #require(uniformTriangles))
+        let share = Double(try #require(automatic[.shortest])) / uniform
+        #expect(share <= ripple.mostOfUniform, "\(automatic) triangles, \(share) of uniform's \(uniform)")
+    }
+}
