@@ -86,7 +86,8 @@ public struct CornerContinuation: Sendable {
             guard direct > target else { return direct }
             // The control points' bound carries the net's own bend; the sampled one is tighter.
             let sampled = CornerContinuation.sampledBound(
-                points, giveUp: giveUp, triangles: { cellCorners in
+                points, giveUp: giveUp,
+                triangles: { cellCorners in
                     let angles = cellCorners.compactMap { q -> Double? in
                         let p = local(origin + size * q)
                         return p.x + p.y > 0 ? angle(p) : nil
