@@ -36,13 +36,18 @@ public struct CornerContinuation: Sendable {
     /// k + 1 to k + 2, then from k + 2 to k + 3, k the vertex's corner).
     public var farSides: [(patch: RationalPatch, side: Int)?]
 
-    /// The bound for a fan from L (points) over the corner square whose vertex is at `corner`, to
-    /// the square's other three corners' surface points `corners` (points, in the order k + 1,
-    /// k + 2, k + 3).
     /// Pieces whose bound misses the target are split this many times at most.
     static let splitDepth = 2
 
-    public func bound(corner k: Int, limit: Point3D, corners: [Point3D], scale: SIMD3<Double>, target: Double) -> Double {
+    /// The bound for a fan from L (points) over the corner square whose vertex is at `corner`, to
+    /// the square's other three corners' surface points `corners` (points, in the order k + 1,
+    /// k + 2, k + 3). On a polynomial piece it is the smaller of the control points' bound and a
+    /// sampled one with a proven margin (``sampledBound(_:giveUp:triangles:linear:)``).
+    /// `giveUp`: once the bound is known to exceed it, the rest is not computed and some value
+    /// over it is returned (for callers that only compare the bound with it).
+    public func bound(
+        corner k: Int, limit: Point3D, corners: [Point3D], scale: SIMD3<Double>, target: Double, giveUp: Double = .infinity
+    ) -> Double {
         // The frame with the vertex at the origin and the far sides at x = 1 and y = 1.
         func local(_ p: SIMD2<Double>) -> SIMD2<Double> {
             SIMD2(k == 1 || k == 2 ? 1 - p.x : p.x, k >= 2 ? 1 - p.y : p.y)
@@ -78,15 +83,29 @@ public struct CornerContinuation: Sendable {
                     }
                 }
             }
-            guard direct > target, depth > 0 else { return direct }
+            guard direct > target else { return direct }
+            // The control points' bound carries the net's own bend; the sampled one is tighter.
+            let sampled = CornerContinuation.sampledBound(
+                points, giveUp: giveUp,
+                triangles: { cellCorners in
+                    let angles = cellCorners.compactMap { q -> Double? in
+                        let p = local(origin + size * q)
+                        return p.x + p.y > 0 ? angle(p) : nil
+                    }
+                    let lo = angles.min() ?? 0, hi = angles.max() ?? 1
+                    return (0..<(fan.count - 1)).filter { i in angle(fan[i + 1].uv) >= lo - 1e-12 && angle(fan[i].uv) <= hi + 1e-12 }
+                },
+                linear: { i, q in piece(i, at: local(origin + size * q)) })
+            if sampled <= target || depth == 0 { return min(direct, sampled) }
+            let bestSoFar = min(direct, sampled)
             var split = 0.0
             for quadrant in 0..<4 {
                 let child = CornerContinuation.subdivide(points, quadrant: quadrant)
                 let offset = CornerContinuation.corner(quadrant) * (size / 2)
                 split = max(split, polynomialBound(child, origin: origin + offset, size: size / 2, depth: depth - 1, target: target))
-                if split >= direct { return direct }
+                if split >= bestSoFar { return bestSoFar }
             }
-            return min(direct, split)
+            return min(bestSoFar, split)
         }
         for region in regions {
             let control = region.patch.control
@@ -99,6 +118,7 @@ public struct CornerContinuation: Sendable {
                     polynomialBound(
                         points, origin: region.origin, size: region.size, depth: CornerContinuation.splitDepth,
                         target: target))
+                if worst > giveUp { return worst }
                 continue
             }
             // Rational: the control points' hull against the fan's values at the region's corners
@@ -165,7 +185,94 @@ public struct CornerContinuation: Sendable {
                 worst = max(worst, (d0 * d0).sum().squareRoot(), (d1 * d1).sum().squareRoot())
             }
         }
+        guard polynomial, worst > 0 else { return worst }
+        let points = curve.map { SIMD3($0[2], $0[3], $0[4]) / $0[5] * scale }
+        return min(worst, CornerContinuation.sampledChordBound(points, from: start, to: end))
+    }
+
+    /// Cells of the sampling grid over a polynomial piece: `samplingCells` × `samplingCells`. The
+    /// margin between the samples and the true largest distance falls with the square of the cell
+    /// (1/512 of the piece's second differences at 8), at 81 evaluations a piece.
+    static let samplingCells = 8
+
+    /// The values of the uniform cubic B-spline basis at s ∈ [0, 1].
+    static func basis(_ s: Double) -> SIMD4<Double> {
+        let r = 1 - s, s2 = s * s, s3 = s2 * s
+        let b1: Double = 3 * s3 - 6 * s2 + 4
+        let b2: Double = -3 * s3 + 3 * s2 + 3 * s + 1
+        return SIMD4(r * r * r, b1, b2, s3) / 6
+    }
+
+    /// A measured bound with a proven margin for a polynomial piece (16 control points, row by
+    /// row, s along a row) against the fan: the distance between the surface S and each fan
+    /// triangle's linear map T that meets a grid cell, at the cell's corners, plus the most that
+    /// distance can rise inside the cell. S − T interpolated bilinearly from the corners stays
+    /// within their largest value, and S − T differs from that interpolation by at most
+    /// (h²/8)(max|S_ss| + max|S_tt|) on a cell of side h (T is linear, so its second derivatives
+    /// vanish). The second derivative of a uniform cubic B-spline along s is the linear B-spline of
+    /// the control points' second differences along s, so those bound it. `triangles` names the
+    /// fan triangles that meet a cell (given its corners in the piece's (s, t)); `linear(i, q)` is
+    /// triangle i's map at q. Stops early once over `giveUp`.
+    static func sampledBound(
+        _ points: [Point3D], giveUp: Double, triangles: ([SIMD2<Double>]) -> [Int], linear: (Int, SIMD2<Double>) -> Point3D
+    ) -> Double {
+        func norm(_ p: Point3D) -> Double { (p * p).sum().squareRoot() }
+        var secondS = 0.0, secondT = 0.0
+        for row in 0..<4 {
+            for column in 0..<2 {
+                secondS = max(secondS, norm(points[4 * row + column] - 2 * points[4 * row + column + 1] + points[4 * row + column + 2]))
+                secondT = max(secondT, norm(points[4 * column + row] - 2 * points[4 * (column + 1) + row] + points[4 * (column + 2) + row]))
+            }
+        }
+        let m = samplingCells
+        let h = 1 / Double(m)
+        let margin = h * h / 8 * (secondS + secondT)
+        guard margin.isFinite else { return .infinity }
+        let weights = (0...m).map { basis(Double($0) * h) }
+        var grid = [Point3D](repeating: .zero, count: (m + 1) * (m + 1))
+        for j in 0...m {
+            for i in 0...m {
+                var p = Point3D.zero
+                for row in 0..<4 {
+                    var line = Point3D.zero
+                    for column in 0..<4 { line += weights[i][column] * points[4 * row + column] }
+                    p += weights[j][row] * line
+                }
+                grid[j * (m + 1) + i] = p
+            }
+        }
+        var worst = 0.0
+        for j in 0..<m {
+            for i in 0..<m {
+                let corners = [SIMD2(i, j), SIMD2(i + 1, j), SIMD2(i + 1, j + 1), SIMD2(i, j + 1)]
+                let uv = corners.map { SIMD2(Double($0.x), Double($0.y)) * h }
+                for t in triangles(uv) {
+                    for (k, c) in corners.enumerated() {
+                        worst = max(worst, norm(grid[c.y * (m + 1) + c.x] - linear(t, uv[k])) + margin)
+                    }
+                }
+                if worst > giveUp { return worst }
+            }
+        }
         return worst
+    }
+
+    /// The same for a polynomial boundary curve (4 control points) against its chord from
+    /// `start` (t = 0) to `end` (t = 1): samples plus (h²/8)·max|C''|.
+    static func sampledChordBound(_ points: [Point3D], from start: Point3D, to end: Point3D) -> Double {
+        func norm(_ p: Point3D) -> Double { (p * p).sum().squareRoot() }
+        let second = max(norm(points[0] - 2 * points[1] + points[2]), norm(points[1] - 2 * points[2] + points[3]))
+        let m = 4 * samplingCells
+        let h = 1 / Double(m)
+        var worst = 0.0
+        for i in 0...m {
+            let t = Double(i) * h
+            let b = basis(t)
+            var p: Point3D = b[0] * points[0]
+            for j in 1..<4 { p += b[j] * points[j] }
+            worst = max(worst, norm(p - (start + t * (end - start))))
+        }
+        return worst + h * h / 8 * second
     }
 
     /// The 4 × 4 control points of one quadrant (0 at (0, 0), 1 at (1, 0), 2 at (1, 1), 3 at

@@ -209,7 +209,8 @@ extension FaceSurfaces {
             for i in tracked.indices {
                 guard let corners = fanCorners(face: i, depth: depth) else { continue search }
                 let c = continuation(face: i, depth: depth)
-                let bound = c.bound(corner: tracked[i].corner, limit: limit, corners: corners, scale: pointScale, target: tolerance / 2)
+                let bound = c.bound(
+                    corner: tracked[i].corner, limit: limit, corners: corners, scale: pointScale, target: tolerance / 2, giveUp: tolerance)
                 guard bound <= tolerance else { continue search }
                 found.append(bound)
                 kept.append(c)
