@@ -80,6 +80,7 @@ import Testing
             ["screenshot": "01-loaded.png"],
             // Vertex 0 is the layer's top-left corner, which the surface interpolates.
             PageTests.step("edit", "meshgeo.setVertex(0, {to: [-0.25, -0.25, 0]})"),
+            PageTests.step("editStats", "meshgeo.stats()"),
             PageTests.step("after", "meshgeo.pixels()"),
             ["screenshot": "02-corner-moved.png"],
             PageTests.step("tilt", "meshgeo.set({rotateX: 60, controlMesh: true})"),
@@ -180,6 +181,11 @@ import Testing
         let stats = try #require(results["stats"] as? [String: Any])
         // 16 faces at steps 2: 16 × 4² quads, two triangles each.
         #expect(stats["triangles"] as? Int == 512)
+        // The moved vertex went as an edit of the mesh the server kept, not as the whole mesh;
+        // the turn (a new layer) too. The pictures above check what it drew.
+        let editStats = try #require(results["editStats"] as? [String: Any])
+        #expect(editStats["sentAs"] as? String == "edits")
+        #expect(stats["sentAs"] as? String == "edits")
         #expect(results["error"] is NSNull || results["error"] == nil, "\(String(describing: results["error"]))")
         for shot in ["01-loaded.png", "02-corner-moved.png", "03-tilted-hit.png"] {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(shot).path), "\(shot)")
