@@ -142,6 +142,8 @@ import Testing
                 ("[{\"vertex\":1}]", .badRequest, "edits[0]", nil),
                 ("[{\"w\":[1,1,1,1]}]", .badRequest, "edits[0]", nil),
                 ("[3]", .badRequest, "edits[0]", nil),
+                ("[{\"vertex\":1,\"to\":[0,0,0}}]", .badRequest, "edits", nil),
+                ("[{\"face\":1,\"w\":[1,1,1,1}}]", .badRequest, "edits[0].w", nil),
                 ("{\"vertex\":1}", .badRequest, "edits", nil),
                 ("[{\"vertex\":1,\"to\":[0,0,0],\"to\":[1,1,1]}]", .badRequest, "edits[0].to", nil),
             ]
@@ -202,6 +204,76 @@ import Testing
             let forgotten = try await ServeSupport.post(
                 client, "/api/tessellate", ByteBuffer(string: "{\"base\":\"\(tag)\",\"edits\":[],\"steps\":1}"))
             #expect(forgotten.status == .conflict)
+        }
+    }
+}
+
+extension EditRequestAPITests {
+    /// A strip bent into a figure eight (x = sin t, z = sin t cos t across the layer) passes
+    /// through itself: the exact sort splits triangles, so the answer carries vertices the sort
+    /// made after the tessellation's, and an edit may change how many. Every answer, rebuilt from
+    /// the changes, is the library's.
+    @Test(arguments: [0.0, 0.4])
+    func exactAnswersWithSplitPiecesStayTheLibrarys(turn: Double) async throws {
+        var eight = try ServeSupport.grid(rows: 4, columns: 14)
+        try eight.mesh.mapVertices { vertex, _ in
+            let t = 2 * Double.pi * (-0.21 + 0.93 * vertex.from.x)
+            return MeshVertex(from: vertex.from, to: SIMD3(0.5 + 0.35 * sin(t), vertex.from.y, 0.3 * sin(t) * cos(t)))
+        }
+        eight.layer.transform = ServeSupport.tilted.concatenating(Transform3D.rotation(angle: turn, axis: SIMD3(0, 1, 0)))
+        let start = eight
+        let server = MeshServer(document: ExampleMesh.skew.document, port: 0)
+        let fields = ["steps": "2", "space": "\"points\"", "format": "\"binary\"", "diagonal": "\"shortest\"", "sort": "\"exact\""]
+        try await server.application().test(.router) { client in
+            var document = start
+            var options = TessellationOptions(steps: .fixed(2))
+            options.diagonal = .shortest
+            func expected() throws -> (mesh: TriangleMesh, split: Bool) {
+                let points = try Tessellator.tessellate(document, options: options, space: .points)
+                let sorted = try PainterSorter.sorted(mesh: points, geometry: document.geometry, mode: .exact, space: .points).mesh
+                return (sorted, sorted.vertexCount > points.vertexCount)
+            }
+            var response = try await ServeSupport.post(client, "/api/tessellate", ServeSupport.body(document, fields))
+            var held = Array(response.body.readableBytesView)
+            let first = try expected()
+            try #require(first.split, "the exact sort splits this mesh's triangles")
+            #expect(held == LiveEditAPITests.expectedBytes(first.mesh))
+            var deltas = 0
+            var previous = first.mesh
+            /// Edits after which the sort made as many vertices as before, some of them elsewhere.
+            var splitMoved = 0
+            for k in 1..<9 {
+                let meshTag = try #require(EditRequestAPITests.header(response, "Mesh-Tag"))
+                let answerTag = try #require(EditRequestAPITests.header(response, "Mesh-Version"))
+                // A vertex next to where the strip passes through itself (columns 3 and 11), moved a little.
+                let i = (k % 2 == 0 ? 3 : 11) + 15 * (1 + k % 3)
+                var v = document.mesh.vertices[i]
+                v.to += SIMD3(0.002, 0.001, 0.001) * (k % 4 < 2 ? 1 : -1)
+                try document.mesh.replaceVertex(at: i, with: v)
+                var text =
+                    "{\"base\":\"\(meshTag)\",\"since\":\"\(answerTag)\",\"edits\":[{\"vertex\":\(i),\"to\":\(EditRequestAPITests.text(v.to))}]"
+                for (key, value) in fields { text += ",\"\(key)\":\(value)" }
+                response = try await ServeSupport.post(client, "/api/tessellate", ByteBuffer(string: text + "}"))
+                #expect(response.status == .ok)
+                let bytes = Array(response.body.readableBytesView)
+                if EditRequestAPITests.header(response, "Mesh-Answer") == "delta" {
+                    deltas += 1
+                    held = try LiveEditAPITests.applying(bytes, to: held)
+                } else {
+                    held = bytes
+                }
+                let now = try expected().mesh
+                #expect(held == LiveEditAPITests.expectedBytes(now), "edit \(k)")
+                let input = try Tessellator.tessellate(document, options: options, space: .points).vertexCount
+                if now.vertexCount == previous.vertexCount, now.triangleCount == previous.triangleCount,
+                    now.positions[input...] != previous.positions[input...]
+                {
+                    splitMoved += 1
+                }
+                previous = now
+            }
+            #expect(deltas > 0)
+            #expect(splitMoved > 0, "some edit moves split vertices and keeps the counts")
         }
     }
 }

@@ -109,6 +109,8 @@ enum MeshEdits {
         do {
             read = try MeshDocument(json: fragment)
             try read.mesh.checkNumericRange()
+        } catch let error as MeshError where error.kind == .syntax {
+            throw malformed("edits")
         } catch let error as MeshError {
             throw APIError(renamed(error) { k in "edits[\(edits[k].edit)]" })
         } catch {
@@ -149,6 +151,8 @@ enum MeshEdits {
             try read.mesh.checkNumericRange()
             guard let face = read.mesh.faces.first else { throw APIError(.badRequest, path: "\(path).w", "\(path).w: 4 weights") }
             return face.weights
+        } catch let error as MeshError where error.kind == .syntax {
+            throw malformed("\(path).w")
         } catch let error as MeshError {
             throw APIError(renamed(error, to: path, prefix: "faces[0]"))
         } catch let error as APIError {
@@ -166,6 +170,8 @@ enum MeshEdits {
             let read = try MeshDocument(json: text)
             try read.layer.checkNumericRange()
             return read.layer
+        } catch let error as MeshError where error.kind == .syntax {
+            throw malformed("layer")
         } catch let error as MeshError {
             throw APIError(error)
         } catch {
@@ -189,6 +195,11 @@ enum MeshEdits {
             throw APIError(MeshError(.indexOutOfRange, path: "\(path).\(key)", "\(text) is out of range (\(count) \(what))"))
         }
         return Int(value)
+    }
+
+    /// A value the body's scanner took whole but the JSON reader refuses (mismatched brackets).
+    static func malformed(_ path: String) -> APIError {
+        APIError(.badRequest, path: path, "\(path): not well-formed JSON")
     }
 
     static func checkKeys(_ members: [String: ArraySlice<UInt8>], known: [String], path: String, what: String) throws(APIError) {
