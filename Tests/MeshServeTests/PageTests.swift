@@ -15,6 +15,20 @@ import Testing
     /// One step of the driver: a named JS expression, or a screenshot.
     static func step(_ name: String, _ expression: String) -> [String: String] { ["name": name, "eval": expression] }
 
+    /// Nine tessellations of a one-face mesh, one after the other, from the page; the statuses.
+    static let forgetExpression = """
+        (async () => {
+          const mesh = {vertices: [{from: [0, 0], to: [0, 0, 0]}, {from: [1, 0], to: [1, 0, 0]},
+            {from: [1, 1], to: [1, 1, 0]}, {from: [0, 1], to: [0, 1, 0]}], faces: [{indices: [0, 1, 2, 3]}]};
+          const statuses = [];
+          for (let k = 0; k < 9; k++) {
+            const response = await fetch("/api/tessellate", {method: "POST", body: JSON.stringify({mesh, steps: 0})});
+            statuses.push(response.status);
+          }
+          return statuses;
+        })()
+        """
+
     struct Pixels {
         var width: Int
         var height: Int
@@ -91,6 +105,11 @@ import Testing
             PageTests.step("stats", "meshgeo.stats()"),
             PageTests.step("error", "meshgeo.lastError()"),
             ["screenshot": "03-tilted-hit.png"],
+            // Nine other meshes make the server forget the page's (it keeps eight): the next edit
+            // is refused with 409 and the page sends the whole mesh instead.
+            PageTests.step("forget", PageTests.forgetExpression),
+            PageTests.step("fallback", "meshgeo.setVertex(5, {to: [0.3, 0.3, 0]})"),
+            PageTests.step("fallbackError", "meshgeo.lastError()"),
         ]
         let stepsFile = folder.appendingPathComponent("steps.json")
         try JSONSerialization.data(withJSONObject: steps).write(to: stepsFile)
@@ -186,6 +205,11 @@ import Testing
         let editStats = try #require(results["editStats"] as? [String: Any])
         #expect(editStats["sentAs"] as? String == "edits")
         #expect(stats["sentAs"] as? String == "edits")
+        #expect(results["forget"] as? [Int] == Array(repeating: 200, count: 9))
+        let fallback = try #require(results["fallback"] as? [String: Any], "\(String(describing: results["fallback"]))")
+        #expect(fallback["sentAs"] as? String == "mesh")
+        #expect(fallback["triangles"] as? Int == 512)
+        #expect(results["fallbackError"] == nil || results["fallbackError"] is NSNull)
         #expect(results["error"] is NSNull || results["error"] == nil, "\(String(describing: results["error"]))")
         for shot in ["01-loaded.png", "02-corner-moved.png", "03-tilted-hit.png"] {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(shot).path), "\(shot)")

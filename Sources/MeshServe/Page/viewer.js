@@ -238,10 +238,25 @@
           counts = renderer.setMesh(await again.arrayBuffer());
           lastTag = again.headers.get("Mesh-Version");
           meshTag = again.headers.get("Mesh-Tag");
+          sentAs = "mesh";
         } else {
           lastTag = response.headers.get("Mesh-Version");
         }
-        sent = snapshot(mesh, meshTag);
+        if (sentAs === "edits" && meshTag) {
+          // The kept mesh is the one sent before with these edits: update the snapshot in place.
+          for (const edit of changes.edits) {
+            if (edit.vertex !== undefined) {
+              if (edit.from) sent.values.set(edit.from, 5 * edit.vertex);
+              if (edit.to) sent.values.set(edit.to, 5 * edit.vertex + 2);
+            } else {
+              sent.weights.set(edit.w, 4 * edit.face);
+            }
+          }
+          if (changes.layer) sent.layer = JSON.stringify(changes.layer);
+          sent.tag = meshTag;
+        } else {
+          sent = snapshot(mesh, meshTag);
+        }
         t = lap(phases, "upload", t);
         state.stats.triangles = counts.triangles;
         state.stats.vertices = counts.vertices;
