@@ -169,6 +169,12 @@ import Testing
                 client, "/api/tessellate", ByteBuffer(string: "{\"base\":\"\(tag)\",\"edits\":[],\"layer\":{\"size\":[0,1]},\"steps\":1}"))
             #expect(layer.status == .unprocessableContent)
             #expect(try ServeSupport.json(layer.body)["path"] as? String == "layer.size[0]")
+            // More edits than the mesh has vertices and faces (25 + 16): 413, before any is read.
+            let many = Array(repeating: "{\"vertex\":0,\"to\":[0,0,0]}", count: 42).joined(separator: ",")
+            let tooMany = try await ServeSupport.post(
+                client, "/api/tessellate", ByteBuffer(string: "{\"base\":\"\(tag)\",\"edits\":[\(many)],\"steps\":1}"))
+            #expect(tooMany.status == .contentTooLarge)
+            #expect(try ServeSupport.json(tooMany.body)["path"] as? String == "edits")
             // A tag the server never gave: 409, so the client sends the whole mesh.
             let stale = try await ServeSupport.post(
                 client, "/api/tessellate", ByteBuffer(string: "{\"base\":\"m0-1\",\"edits\":[],\"steps\":1}"))

@@ -97,11 +97,17 @@ enum MeshEdits {
     /// current values where left out) and writes the vertices into `document`, in edit order.
     static func applyVertices(_ edits: [(edit: Int, vertex: Int, members: RequestBody)], to document: inout MeshDocument) throws(APIError) {
         var fragment = Array("{\"vertices\":[".utf8)
+        // Edits of one vertex apply in order: a left-out value is the one the latest earlier edit
+        // of that vertex sent, or the held one.
+        var latestFrom: [Int: ArraySlice<UInt8>] = [:], latestTo: [Int: ArraySlice<UInt8>] = [:]
         for (k, edit) in edits.enumerated() {
-            // Edits of one vertex apply in order: a left-out value is the one before this edit.
             let current = document.mesh.vertices[edit.vertex]
-            let from = edit.members.members["from"].map(Array.init) ?? numberArray(current.from, lanes: 2, edits, k, edit.vertex, "from")
-            let to = edit.members.members["to"].map(Array.init) ?? numberArray(current.to, lanes: 3, edits, k, edit.vertex, "to")
+            let sentFrom = edit.members.members["from"] ?? latestFrom[edit.vertex]
+            let sentTo = edit.members.members["to"] ?? latestTo[edit.vertex]
+            latestFrom[edit.vertex] = sentFrom
+            latestTo[edit.vertex] = sentTo
+            let from = sentFrom.map(Array.init) ?? numberArray(current.from, lanes: 2)
+            let to = sentTo.map(Array.init) ?? numberArray(current.to, lanes: 3)
             fragment += Array((k == 0 ? "{\"from\":" : ",{\"from\":").utf8) + from + Array(",\"to\":".utf8) + to + [UInt8(ascii: "}")]
         }
         fragment += Array("],\"faces\":[]}".utf8)
@@ -128,18 +134,10 @@ enum MeshEdits {
         }
     }
 
-    /// The JSON text of a left-out value: the vertex's value before edit `k`, taken from the
-    /// latest earlier edit of the same vertex that set it, or `value` (the held one).
-    static func numberArray<V: SIMD>(
-        _ value: V, lanes: Int, _ edits: [(edit: Int, vertex: Int, members: RequestBody)], _ k: Int, _ vertex: Int, _ key: String
-    ) -> [UInt8] where V.Scalar == Double {
-        if let earlier = edits[..<k].last(where: { $0.vertex == vertex && $0.members.members[key] != nil }),
-            let raw = earlier.members.members[key]
-        {
-            return Array(raw)
-        }
-        // `description` of a finite Double is the shortest text that reads back to it, −0 included.
-        return Array(("[" + (0..<lanes).map { value[$0].description }.joined(separator: ",") + "]").utf8)
+    /// The JSON text of a held value: each lane's `description`, the shortest text that reads back
+    /// to the same `Double` (−0 included).
+    static func numberArray<V: SIMD>(_ value: V, lanes: Int) -> [UInt8] where V.Scalar == Double {
+        Array(("[" + (0..<lanes).map { value[$0].description }.joined(separator: ",") + "]").utf8)
     }
 
     /// A face edit's weights, read by the mesh reader as the `w` of a one-quad document.
