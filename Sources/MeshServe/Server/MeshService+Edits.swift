@@ -24,8 +24,10 @@ extension MeshService {
     /// re-evaluates only the patches its moved vertices reach. With no sort, or the depth sort in
     /// points space, the answer is kept too (with ``KeptDepthOrder``): an edit places again only
     /// the triangles it moves and rewrites only the changed bytes, and when `since` names the kept
-    /// answer only those bytes are sent. Other sorts sort the kept tessellation in full, and the
-    /// changes they send are found by comparing the new answer with the kept one.
+    /// answer only those bytes are sent. Other sorts sort the kept tessellation in full; after the
+    /// exact sort in points space only what differs from the kept sorted mesh is written into the
+    /// kept answer (``MeshEncoding/patch(_:sorted:previous:changed:inputVertexCount:)``), and
+    /// otherwise the changes are found by comparing the new answer with the kept one.
     /// The full answer is always the one ``MeshEncoding/binary(_:)`` writes for the full
     /// tessellation and sort (the kept one is updated to exactly those bytes).
     func binaryAnswer(
