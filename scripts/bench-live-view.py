@@ -16,7 +16,8 @@ the edit to the frame drawn), then the median of each stage on the server and ea
 page.
 
 Server-only mode sends the page's request (binary answer, points space, and like the page the
-`since` tag of the answer it holds, unless --full-answers) from this script, without a browser
+`since` tag of the answer it holds, unless --full-answers, and only the moved vertex against the
+mesh the server keeps under its `Mesh-Tag`, unless --full-mesh or the server gives no tag) from this script, without a browser
 competing for the cores, and prints the median of each server stage and of the whole request as
 this client sees it (with the answer's transfer). Given several `--meshgeo` binaries
 it starts one server for each and alternates their requests (A B A B …), so that a baseline and
@@ -60,7 +61,7 @@ EDITS = """(async () => {
     await meshgeo.setVertex(%d, {to: [0.5, 0.5, 0.02 * (k %% 2 ? 1 : -1)]});
     const s = meshgeo.stats();
     out.push({roundTrip: performance.now() - started, server: s.serverMs, triangles: s.triangles,
-              stages: s.serverStages, phases: s.phases});
+              stages: s.serverStages, phases: s.phases, sentAs: s.sentAs});
   }
   return out;
 })()"""
@@ -138,10 +139,17 @@ def server_only(args):
         for sort, _ in SORTS:
             runs = {binary: [] for binary in binaries}
             tags = {binary: None for binary in binaries}
+            mesh_tags = {binary: None for binary in binaries}
             for k in range(args.edits + 2):
-                mesh["vertices"][EDITED_VERTEX]["to"] = [0.5, 0.5, 0.02 * (1 if k % 2 else -1)]
-                request = {"mesh": mesh, "steps": 3, "diagonal": "shortest", "space": "points", "sort": sort, "format": "binary"}
+                to = [0.5, 0.5, 0.02 * (1 if k % 2 else -1)]
+                mesh["vertices"][EDITED_VERTEX]["to"] = to
                 for binary, _, connection in servers:
+                    request = {"steps": 3, "diagonal": "shortest", "space": "points", "sort": sort, "format": "binary"}
+                    # As the page does: only the moved vertex, against the mesh the server keeps.
+                    if mesh_tags[binary] and not args.full_mesh:
+                        request.update({"base": mesh_tags[binary], "edits": [{"vertex": EDITED_VERTEX, "to": to}]})
+                    else:
+                        request["mesh"] = mesh
                     # As the page does: name the answer held, so a server that keeps it sends the changes.
                     if tags[binary] and not args.full_answers:
                         request["since"] = tags[binary]
@@ -156,9 +164,11 @@ def server_only(args):
                     if response.status != 200:
                         sys.exit(f"{binary}: HTTP {response.status}: {answer[:200]!r}")
                     tags[binary] = response.getheader("Mesh-Version")
+                    mesh_tags[binary] = response.getheader("Mesh-Tag")
                     if k >= 2:
                         runs[binary].append({"wall": wall, "stages": server_timing(response.getheader("Server-Timing")),
-                                             "bytes": len(answer), "delta": response.getheader("Mesh-Answer") == "delta"})
+                                             "bytes": len(answer), "sent": len(body),
+                                             "delta": response.getheader("Mesh-Answer") == "delta"})
             for binary in binaries:
                 rs = runs[binary]
                 compute = [r["stages"].get("compute", 0) for r in rs]
@@ -166,6 +176,7 @@ def server_only(args):
                 print(f"{sort:6} {os.path.relpath(binary, ROOT) if binary.startswith(ROOT) else binary}:"
                       f" server {statistics.median(compute):.1f} ms (p90 {p90(compute):.1f}),"
                       f" request with transfer {statistics.median(wall):.1f} ms (p90 {p90(wall):.1f}),"
+                      f" sent {statistics.median(r['sent'] for r in rs) / 1e3:.1f} KB,"
                       f" answer {statistics.median(r['bytes'] for r in rs) / 1e6:.3f} MB (median),"
                       f" {sum(r['delta'] for r in rs)} of {len(rs)} as changes")
                 stage_line("server stages", rs, "stages")
@@ -204,8 +215,9 @@ def page(args):
             runs = runs[1:]
             server_ms = [r["server"] for r in runs]
             trip_ms = [r["roundTrip"] for r in runs]
+            edits = sum(r.get("sentAs") == "edits" for r in runs)
             print(f"{sort:8} {runs[0]['triangles']:>10} {statistics.median(server_ms):>11.1f} ms {p90(server_ms):>5.1f} ms"
-                  f" {statistics.median(trip_ms):>15.1f} ms {p90(trip_ms):>5.1f} ms")
+                  f" {statistics.median(trip_ms):>15.1f} ms {p90(trip_ms):>5.1f} ms  ({edits} of {len(runs)} sent as edits)")
             if all("phases" in r and r["phases"] for r in runs):
                 stage_line("server stages", runs, "stages")
                 stage_line("page phases", runs, "phases")
@@ -221,6 +233,8 @@ def main():
     parser.add_argument("--server-only", action="store_true", help="send the requests from this script, no browser")
     parser.add_argument("--full-answers", action="store_true",
                         help="server-only: never name the answer held (`since`), so every answer is the full one")
+    parser.add_argument("--full-mesh", action="store_true",
+                        help="server-only: always send the whole mesh, never only the edit against the kept one (`base`)")
     parser.add_argument("--width", type=int, help="the browser window's width (the page test's 1100 by default)")
     parser.add_argument("--height", type=int, default=720)
     args = parser.parse_args()

@@ -15,6 +15,20 @@ import Testing
     /// One step of the driver: a named JS expression, or a screenshot.
     static func step(_ name: String, _ expression: String) -> [String: String] { ["name": name, "eval": expression] }
 
+    /// Nine tessellations of a one-face mesh, one after the other, from the page; the statuses.
+    static let forgetExpression = """
+        (async () => {
+          const mesh = {vertices: [{from: [0, 0], to: [0, 0, 0]}, {from: [1, 0], to: [1, 0, 0]},
+            {from: [1, 1], to: [1, 1, 0]}, {from: [0, 1], to: [0, 1, 0]}], faces: [{indices: [0, 1, 2, 3]}]};
+          const statuses = [];
+          for (let k = 0; k < 9; k++) {
+            const response = await fetch("/api/tessellate", {method: "POST", body: JSON.stringify({mesh, steps: 0})});
+            statuses.push(response.status);
+          }
+          return statuses;
+        })()
+        """
+
     struct Pixels {
         var width: Int
         var height: Int
@@ -80,6 +94,7 @@ import Testing
             ["screenshot": "01-loaded.png"],
             // Vertex 0 is the layer's top-left corner, which the surface interpolates.
             PageTests.step("edit", "meshgeo.setVertex(0, {to: [-0.25, -0.25, 0]})"),
+            PageTests.step("editStats", "meshgeo.stats()"),
             PageTests.step("after", "meshgeo.pixels()"),
             ["screenshot": "02-corner-moved.png"],
             PageTests.step("tilt", "meshgeo.set({rotateX: 60, controlMesh: true})"),
@@ -90,6 +105,11 @@ import Testing
             PageTests.step("stats", "meshgeo.stats()"),
             PageTests.step("error", "meshgeo.lastError()"),
             ["screenshot": "03-tilted-hit.png"],
+            // Nine other meshes make the server forget the page's (it keeps eight): the next edit
+            // is refused with 409 and the page sends the whole mesh instead.
+            PageTests.step("forget", PageTests.forgetExpression),
+            PageTests.step("fallback", "meshgeo.setVertex(5, {to: [0.3, 0.3, 0]})"),
+            PageTests.step("fallbackError", "meshgeo.lastError()"),
         ]
         let stepsFile = folder.appendingPathComponent("steps.json")
         try JSONSerialization.data(withJSONObject: steps).write(to: stepsFile)
@@ -180,6 +200,16 @@ import Testing
         let stats = try #require(results["stats"] as? [String: Any])
         // 16 faces at steps 2: 16 × 4² quads, two triangles each.
         #expect(stats["triangles"] as? Int == 512)
+        // The moved vertex went as an edit of the mesh the server kept, not as the whole mesh;
+        // the turn (a new layer) too. The pictures above check what it drew.
+        let editStats = try #require(results["editStats"] as? [String: Any])
+        #expect(editStats["sentAs"] as? String == "edits")
+        #expect(stats["sentAs"] as? String == "edits")
+        #expect(results["forget"] as? [Int] == Array(repeating: 200, count: 9))
+        let fallback = try #require(results["fallback"] as? [String: Any], "\(String(describing: results["fallback"]))")
+        #expect(fallback["sentAs"] as? String == "mesh")
+        #expect(fallback["triangles"] as? Int == 512)
+        #expect(results["fallbackError"] == nil || results["fallbackError"] is NSNull)
         #expect(results["error"] is NSNull || results["error"] == nil, "\(String(describing: results["error"]))")
         for shot in ["01-loaded.png", "02-corner-moved.png", "03-tilted-hit.png"] {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(shot).path), "\(shot)")

@@ -11,8 +11,15 @@ struct TessellationRequest {
     static let largestSteps = 1_000_000
 
     /// `kept`: the last mesh read, reused where the new one differs from it only in some vertices.
-    init(_ body: RequestBody, budget: Int, kept: KeptMeshText? = nil) throws(APIError) {
-        if let kept, let raw = body.members["mesh"] {
+    /// `meshes`: the meshes kept by tag, for a body that sends `base` and `edits` instead of `mesh`.
+    init(_ body: RequestBody, budget: Int, kept: KeptMeshText? = nil, meshes: KeptMeshes? = nil) throws(APIError) {
+        if let meshes, body.members["base"] != nil {
+            guard body.members["mesh"] == nil else {
+                throw APIError(.badRequest, path: "base", "send either 'mesh' or 'base' with 'edits', not both")
+            }
+            guard let tag = try body.string("base") else { throw APIError(.badRequest, path: "base", "'base' must be a string") }
+            document = try MeshEdits.apply(body, to: try meshes.document(tag))
+        } else if let kept, let raw = body.members["mesh"] {
             document = try kept.document(raw) { _ throws(APIError) in try body.document() }
         } else {
             document = try body.document()

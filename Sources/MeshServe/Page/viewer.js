@@ -125,8 +125,10 @@
   // ---- Server round trips -------------------------------------------------------------------
 
   // lastTag names the binary answer the renderer holds: sent as `since`, the server answers with
-  // only the bytes that changed since then.
-  let inflight = false, dirty = false, waiters = [], lastBody = null, lastTag = null;
+  // only the bytes that changed since then. `sent` is the mesh the server keeps under its
+  // `Mesh-Tag`, as flat numbers: the next request sends only what differs from it (`base` and
+  // `edits`), or the whole mesh when it differs in more than vertices, weights and the layer.
+  let inflight = false, dirty = false, waiters = [], lastOptions = null, lastTag = null, sent = null;
   function requestFrame() {
     dirty = true;
     const promise = new Promise((resolve, reject) => waiters.push({ resolve, reject }));
@@ -134,9 +136,54 @@
     return promise;
   }
   function effectiveSort() { return state.options.opacity < 1 ? state.options.sort : "none"; }
-  function tessellationBody(mesh) {
+  function tessellationOptions() {
     const o = state.options;
-    return { mesh, steps: o.steps === "auto" ? "auto" : Number(o.steps), diagonal: o.diagonal, space: "points", sort: effectiveSort(), format: "binary" };
+    return { steps: o.steps === "auto" ? "auto" : Number(o.steps), diagonal: o.diagonal, space: "points", sort: effectiveSort(), format: "binary" };
+  }
+  function weightsOf(face) { return face.w || [1, 1, 1, 1]; }
+  function snapshot(mesh, tag) {
+    if (!tag) return null;
+    const n = mesh.vertices.length, f = mesh.faces.length;
+    const values = new Float64Array(5 * n), weights = new Float64Array(4 * f), indices = new Float64Array(4 * f);
+    mesh.vertices.forEach((v, i) => { values.set(v.from.slice(0, 2), 5 * i); values.set(v.to.slice(0, 3), 5 * i + 2); });
+    mesh.faces.forEach((face, i) => { indices.set(face.indices.slice(0, 4), 4 * i); weights.set(weightsOf(face).slice(0, 4), 4 * i); });
+    const { vertices, faces, layer, ...rest } = mesh;
+    return { tag, n, f, values, weights, indices, layer: JSON.stringify(layer), rest: JSON.stringify(rest) };
+  }
+  // The changes from the kept mesh to `mesh`: {edits, layer (when it changed)}, or null when the
+  // whole mesh must be sent (no kept mesh, other faces or keys, or most vertices moved).
+  function changesFrom(mesh) {
+    if (!sent || mesh.vertices.length !== sent.n || mesh.faces.length !== sent.f) return null;
+    const { vertices, faces, layer, ...rest } = mesh;
+    if (JSON.stringify(rest) !== sent.rest) return null;
+    const edits = [], s = sent.values;
+    for (let i = 0; i < sent.n; i++) {
+      const v = vertices[i], o = 5 * i;
+      if (v.from.length !== 2 || v.to.length !== 3) return null;
+      const from = v.from[0] !== s[o] || v.from[1] !== s[o + 1];
+      const to = v.to[0] !== s[o + 2] || v.to[1] !== s[o + 3] || v.to[2] !== s[o + 4];
+      if (from || to) {
+        const edit = { vertex: i };
+        if (to) edit.to = v.to;
+        if (from) edit.from = v.from;
+        edits.push(edit);
+      }
+    }
+    for (let i = 0; i < sent.f; i++) {
+      const face = faces[i], w = weightsOf(face), o = 4 * i;
+      if (face.indices.length !== 4 || w.length !== 4) return null;
+      for (let k = 0; k < 4; k++) if (face.indices[k] !== sent.indices[o + k]) return null;
+      if (w[0] !== sent.weights[o] || w[1] !== sent.weights[o + 1] || w[2] !== sent.weights[o + 2] || w[3] !== sent.weights[o + 3]) {
+        edits.push({ face: i, w });
+      }
+    }
+    // Past a quarter of the mesh, the whole mesh is about as short and read as fast.
+    if (4 * edits.length > sent.n + sent.f) return null;
+    const changed = JSON.stringify(layer) !== sent.layer;
+    return { edits, layer: changed ? layer : undefined };
+  }
+  function post(url, body) {
+    return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body });
   }
   // Each frame's time, split where the page can see it: `prepare` (the mesh and the request body),
   // `request` (until the answer's headers: the server's time plus loopback), `transfer` (the
@@ -153,15 +200,27 @@
     const phases = { prepare: 0, request: 0, transfer: 0, upload: 0, draw: 0, present: 0 };
     try {
       const mesh = displayed();
-      const body = JSON.stringify(tessellationBody(mesh));
+      const options = tessellationOptions(), optionsText = JSON.stringify(options);
+      const changes = changesFrom(mesh);
       let t = lap(phases, "prepare", started);
-      if (body === lastBody) {
+      if (changes && changes.edits.length === 0 && !changes.layer && optionsText === lastOptions) {
         state.stats.serverMs = 0;
         state.stats.serverStages = {};
       } else {
-        const request = lastTag ? body.slice(0, -1) + `,"since":${JSON.stringify(lastTag)}}` : body;
+        const since = lastTag ? { since: lastTag } : {};
+        const whole = () => JSON.stringify(Object.assign({ mesh }, options, since));
         lastTag = null;
-        const response = await fetch("/api/tessellate", { method: "POST", headers: { "Content-Type": "application/json" }, body: request });
+        lastOptions = null;
+        let response, sentAs = "mesh";
+        if (changes) {
+          sentAs = "edits";
+          const edit = Object.assign({ base: sent.tag, edits: changes.edits }, changes.layer ? { layer: changes.layer } : {}, options, since);
+          response = await post("/api/tessellate", JSON.stringify(edit));
+          // 409: the server no longer keeps that mesh (restarted, or many meshes since): send it whole.
+          if (response.status === 409) { sent = null; sentAs = "mesh"; response = await post("/api/tessellate", whole()); }
+        } else {
+          response = await post("/api/tessellate", whole());
+        }
         if (!response.ok) throw await errorOf(response);
         t = lap(phases, "request", t);
         const server = {};
@@ -171,20 +230,39 @@
         const answer = await response.arrayBuffer();
         t = lap(phases, "transfer", t);
         let counts = response.headers.get("Mesh-Answer") === "delta" ? renderer.applyDelta(answer) : renderer.setMesh(answer);
+        let meshTag = response.headers.get("Mesh-Tag");
         if (!counts) {
           // The held answer was not the one the delta was made for: ask for the whole answer.
-          const again = await fetch("/api/tessellate", { method: "POST", headers: { "Content-Type": "application/json" }, body });
+          const again = await post("/api/tessellate", JSON.stringify(Object.assign({ mesh }, options)));
           if (!again.ok) throw await errorOf(again);
           counts = renderer.setMesh(await again.arrayBuffer());
           lastTag = again.headers.get("Mesh-Version");
+          meshTag = again.headers.get("Mesh-Tag");
+          sentAs = "mesh";
         } else {
           lastTag = response.headers.get("Mesh-Version");
+        }
+        if (sentAs === "edits" && meshTag) {
+          // The kept mesh is the one sent before with these edits: update the snapshot in place.
+          for (const edit of changes.edits) {
+            if (edit.vertex !== undefined) {
+              if (edit.from) sent.values.set(edit.from, 5 * edit.vertex);
+              if (edit.to) sent.values.set(edit.to, 5 * edit.vertex + 2);
+            } else {
+              sent.weights.set(edit.w, 4 * edit.face);
+            }
+          }
+          if (changes.layer) sent.layer = JSON.stringify(changes.layer);
+          sent.tag = meshTag;
+        } else {
+          sent = snapshot(mesh, meshTag);
         }
         t = lap(phases, "upload", t);
         state.stats.triangles = counts.triangles;
         state.stats.vertices = counts.vertices;
         state.stats.uploadedBytes = counts.uploadedBytes;
-        lastBody = body;
+        state.stats.sentAs = sentAs;
+        lastOptions = optionsText;
       }
       draw(mesh);
       t = lap(phases, "draw", t);
@@ -327,8 +405,10 @@
     state.second = "identity";
     $("second").value = "identity";
     state.hitMark = null;
-    lastBody = null;
+    lastOptions = null;
     lastTag = null;
+    // A new mesh is sent whole, so that its errors name the paths inside it (vertices[3].to).
+    sent = null;
     if (!keepSteps) { state.options.steps = firstSteps(mesh); $("steps").value = state.options.steps; }
     const lights = mesh.layer && mesh.layer.lights;
     $("lightsNote").textContent = lights ? `layer.lights: ${lights.length} light(s) from the mesh` : "";
@@ -336,7 +416,7 @@
     try {
       return await requestFrame();
     } catch (error) {
-      if (previous.mesh) { state.mesh = previous.mesh; state.baseTransform = previous.base; state.second = previous.second; lastBody = null; requestFrame().catch(() => {}); }
+      if (previous.mesh) { state.mesh = previous.mesh; state.baseTransform = previous.base; state.second = previous.second; lastOptions = null; sent = null; requestFrame().catch(() => {}); }
       throw error;
     }
   }
@@ -459,7 +539,7 @@
       const kind = button.dataset.export;
       if (kind === "json") { download("mesh.json", new Blob([JSON.stringify(displayed(), null, 1)], { type: "application/json" })); return; }
       if (kind === "png") { surface.toBlob((blob) => download("meshgeo.png", blob), "image/png"); return; }
-      const body = tessellationBody(displayed());
+      const body = Object.assign({ mesh: displayed() }, tessellationOptions());
       body.format = kind;
       body.space = undefined;
       const response = await fetch("/api/export", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });

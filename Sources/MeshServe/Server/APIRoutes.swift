@@ -56,10 +56,11 @@ struct APIRoutes: Sendable {
         return APIRoutes.bytes(example.document.jsonBytes(), type: "application/json")
     }
 
-    /// `{mesh, steps, diagonal, space, sort, format, since}` → the triangles in draw order (binary:
+    /// `{mesh, steps, diagonal, space, sort, format, since}` (or `base` and `edits` in place of
+    /// `mesh`: see ``MeshEdits``) → the triangles in draw order (binary:
     /// only the bytes changed since the answer `since` names, when the server still holds it).
     func tessellate(_ body: RequestBody, timing: inout ServerTiming) throws -> Response {
-        let request = try TessellationRequest(body, budget: service.triangleBudget, kept: service.meshText)
+        let request = try TessellationRequest(body, budget: service.triangleBudget, kept: service.meshText, meshes: service.meshes)
         timing.lap("mesh")
         let space = try body.choice("space", CoordinateSpace.self) ?? .unit
         let sort = try PainterSorter.Mode.named(body)
@@ -79,6 +80,7 @@ struct APIRoutes: Sendable {
             if let name = HTTPField.Name("Mesh-Triangles") { response.headers[name] = "\(answer.triangleCount)" }
             if let tag = answer.tag, let name = HTTPField.Name("Mesh-Version") { response.headers[name] = tag }
             if let name = HTTPField.Name("Mesh-Answer") { response.headers[name] = answer.isDelta ? "delta" : "full" }
+            if let name = HTTPField.Name("Mesh-Tag") { response.headers[name] = service.meshes.keep(request.document) }
             return response
         }
         let mesh = try service.tessellate(request.document, options: request.options, space: space, sort: sort, timing: &timing)
@@ -87,6 +89,7 @@ struct APIRoutes: Sendable {
         var response = APIRoutes.bytes(MeshEncoding.json(mesh), type: "application/json")
         timing.lap("encode")
         if let name = HTTPField.Name("Mesh-Triangles") { response.headers[name] = "\(mesh.triangleCount)" }
+        if let name = HTTPField.Name("Mesh-Tag") { response.headers[name] = service.meshes.keep(request.document) }
         return response
     }
 

@@ -16,6 +16,11 @@ final class EditSlot: Sendable {
         var sort: PainterSorter.Mode = .none
         /// The binary answer of `kept.mesh`, and the tag the client names to ask for changes since.
         var answer: ByteBuffer?
+        /// The space `answer` was written in.
+        var space: CoordinateSpace?
+        /// With a sort that makes its answer afresh (exact, points space): what of the sorted mesh
+        /// `answer` encodes the next answer is compared with, to write only what changed.
+        var sorted: SortedAnswer?
         var tag: String?
         var version = 0
     }

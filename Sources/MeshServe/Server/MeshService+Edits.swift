@@ -24,8 +24,10 @@ extension MeshService {
     /// re-evaluates only the patches its moved vertices reach. With no sort, or the depth sort in
     /// points space, the answer is kept too (with ``KeptDepthOrder``): an edit places again only
     /// the triangles it moves and rewrites only the changed bytes, and when `since` names the kept
-    /// answer only those bytes are sent. Other sorts sort the kept tessellation in full, and the
-    /// changes they send are found by comparing the new answer with the kept one.
+    /// answer only those bytes are sent. Other sorts sort the kept tessellation in full; after the
+    /// exact sort in points space only what differs from the kept sorted mesh is written into the
+    /// kept answer (``MeshEncoding/patch(_:sorted:previous:changed:inputVertexCount:)``), and
+    /// otherwise the changes are found by comparing the new answer with the kept one.
     /// The full answer is always the one ``MeshEncoding/binary(_:)`` writes for the full
     /// tessellation and sort (the kept one is updated to exactly those bytes).
     func binaryAnswer(
@@ -71,7 +73,8 @@ extension MeshService {
         }
         var kept = state.kept
         var depth = state.sort == .depth ? state.depth : nil
-        var answer = state.sort == sort ? state.answer : nil
+        var answer = state.sort == sort && state.space == space ? state.answer : nil
+        let previousSorted = state.sort == sort && state.space == space ? state.sorted : nil
         let previousTag = state.tag
         let version = state.version + 1
         // Cleared first: an error below leaves nothing half updated behind, and the arrays
@@ -111,13 +114,38 @@ extension MeshService {
                 mesh: mesh, geometry: document.geometry, mode: sort, space: space, maximumTriangles: options.maximumTriangles
             ).mesh
             timing.lap("sort")
-            let bytes = try MeshEncoding.binary(sorted)
+            // Taken out of `answer`, so that the patch below changes the only reference in place.
+            var held = answer
+            answer = nil
+            var bytes: ByteBuffer?
+            var changes: [Range<Int>]?
+            if let edit, let previousSorted, var buffer = held {
+                held = nil
+                // In points space only what changed is written (see the patch's argument); `nil`
+                // leaves the buffer as it was.
+                if let patched = try MeshEncoding.patch(
+                    &buffer, sorted: sorted, previous: previousSorted, changed: edit.vertices, inputVertexCount: mesh.vertexCount)
+                {
+                    bytes = buffer
+                    changes = patched
+                } else {
+                    held = buffer
+                }
+            }
+            if bytes == nil {
+                let full = try MeshEncoding.binary(sorted)
+                bytes = full
+                // The changes are found by comparing the two answers.
+                changes = held.flatMap { MeshEncoding.differences($0, full) }
+            }
+            guard let bytes else { return nil }
             let tag = "\(String(instance, radix: 36))-\(slot.serial)-\(version)"
-            state = EditSlot.State(kept: kept, sort: sort, answer: bytes, tag: tag, version: version)
+            state = EditSlot.State(
+                kept: kept, sort: sort, answer: bytes, space: space,
+                sorted: space == .points ? SortedAnswer(sorted, inputVertexCount: mesh.vertexCount) : nil, tag: tag, version: version)
             var result = BinaryAnswer(bytes: bytes, triangleCount: sorted.triangleCount, tag: tag)
-            // The changes are found by comparing the two answers (the sort's output is new each time).
-            if let held = answer, let since, since == previousTag, let spans = MeshEncoding.differences(held, bytes) {
-                let delta = MeshEncoding.delta(bytes, spans: spans)
+            if let since, since == previousTag, let changes {
+                let delta = MeshEncoding.delta(bytes, spans: changes)
                 if delta.readableBytes < bytes.readableBytes {
                     result.bytes = delta
                     result.isDelta = true
@@ -129,7 +157,7 @@ extension MeshService {
         if spans == nil { answer = try MeshEncoding.binary(order.map { mesh.reordered($0) } ?? mesh) }
         guard let full = answer else { return nil }
         let tag = "\(String(instance, radix: 36))-\(slot.serial)-\(version)"
-        state = EditSlot.State(kept: kept, depth: depth, sort: sort, answer: full, tag: tag, version: version)
+        state = EditSlot.State(kept: kept, depth: depth, sort: sort, answer: full, space: space, tag: tag, version: version)
         var result = BinaryAnswer(bytes: full, triangleCount: mesh.triangleCount, tag: tag)
         if let spans, let since, since == previousTag {
             let delta = MeshEncoding.delta(full, spans: spans)

@@ -21,10 +21,14 @@ public final class MeshService: Sendable {
     /// The last mesh `/api/tessellate` read, for reading the next one (an edit of it) quickly.
     let meshText = KeptMeshText()
     /// Tells this server's answer tags from those of another run (a page left open over a restart).
-    let instance = UInt64.random(in: 1...UInt64.max)
+    let instance: UInt64
+    /// The last meshes `/api/tessellate` read, by tag, for requests that send only their edits.
+    let meshes: KeptMeshes
 
     public init(triangleBudget: Int = MeshService.defaultTriangleBudget) {
         self.triangleBudget = triangleBudget
+        instance = UInt64.random(in: 1...UInt64.max)
+        meshes = KeptMeshes(instance: instance)
     }
 
     /// The number of topologies refined so far (cache misses).
