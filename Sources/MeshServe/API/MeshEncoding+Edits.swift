@@ -32,18 +32,8 @@ extension MeshEncoding {
         var spans: [Range<Int>] = []
         buffer.withUnsafeMutableReadableBytes { raw in
             guard let base = raw.baseAddress else { return }
-            let positions = 8, normals = 8 + 12 * vertexCount, from = 8 + 24 * vertexCount, triangles = 8 + 32 * vertexCount
-            for run in runs(edit.vertices) {
-                var out = base + positions + 12 * run.lowerBound
-                fits = narrow(mesh.positions[run], lanes: 3, to: &out) && fits
-                out = base + normals + 12 * run.lowerBound
-                fits = narrow(mesh.normals[run], lanes: 3, to: &out) && fits
-                out = base + from + 8 * run.lowerBound
-                fits = narrow(mesh.from[run], lanes: 2, to: &out) && fits
-                spans.append((positions + 12 * run.lowerBound)..<(positions + 12 * run.upperBound))
-                spans.append((normals + 12 * run.lowerBound)..<(normals + 12 * run.upperBound))
-                spans.append((from + 8 * run.lowerBound)..<(from + 8 * run.upperBound))
-            }
+            let triangles = 8 + 32 * vertexCount
+            fits = writeVertices(edit.vertices, of: mesh, into: base, spans: &spans)
             /// Writes triangle t at place k; true when its bytes changed.
             func write(_ t: Int, at k: Int) -> Bool {
                 let value = mesh.triangles[t]
@@ -113,6 +103,30 @@ extension MeshEncoding {
             }
         }
         return same ? spans : nil
+    }
+
+    /// Writes the vertices `vertices` (ascending indices) of `mesh` into the binary answer at
+    /// `base` (position, normal and layer point, as 32-bit floats) and appends the byte ranges
+    /// written to `spans`; false when a value is not finite as a 32-bit float (everything is
+    /// still written, so the caller throws before the answer is used).
+    static func writeVertices(
+        _ vertices: [Int], of mesh: TriangleMesh, into base: UnsafeMutableRawPointer, spans: inout [Range<Int>]
+    ) -> Bool {
+        let vertexCount = mesh.vertexCount
+        let positions = 8, normals = 8 + 12 * vertexCount, from = 8 + 24 * vertexCount
+        var fits = true
+        for run in runs(vertices) {
+            var out = base + positions + 12 * run.lowerBound
+            fits = narrow(mesh.positions[run], lanes: 3, to: &out) && fits
+            out = base + normals + 12 * run.lowerBound
+            fits = narrow(mesh.normals[run], lanes: 3, to: &out) && fits
+            out = base + from + 8 * run.lowerBound
+            fits = narrow(mesh.from[run], lanes: 2, to: &out) && fits
+            spans.append((positions + 12 * run.lowerBound)..<(positions + 12 * run.upperBound))
+            spans.append((normals + 12 * run.lowerBound)..<(normals + 12 * run.upperBound))
+            spans.append((from + 8 * run.lowerBound)..<(from + 8 * run.upperBound))
+        }
+        return fits
     }
 
     /// Ascending indices as runs of consecutive ones.

@@ -55,18 +55,8 @@ extension MeshEncoding {
         var spans: [Range<Int>] = []
         buffer.withUnsafeMutableReadableBytes { raw in
             guard let base = raw.baseAddress else { return }
-            let positions = 8, normals = 8 + 12 * vertexCount, from = 8 + 24 * vertexCount, triangles = 8 + 32 * vertexCount
-            for run in runs(vertices) {
-                var out = base + positions + 12 * run.lowerBound
-                fits = narrow(mesh.positions[run], lanes: 3, to: &out) && fits
-                out = base + normals + 12 * run.lowerBound
-                fits = narrow(mesh.normals[run], lanes: 3, to: &out) && fits
-                out = base + from + 8 * run.lowerBound
-                fits = narrow(mesh.from[run], lanes: 2, to: &out) && fits
-                spans.append((positions + 12 * run.lowerBound)..<(positions + 12 * run.upperBound))
-                spans.append((normals + 12 * run.lowerBound)..<(normals + 12 * run.upperBound))
-                spans.append((from + 8 * run.lowerBound)..<(from + 8 * run.upperBound))
-            }
+            let triangles = 8 + 32 * vertexCount
+            fits = writeVertices(vertices, of: mesh, into: base, spans: &spans)
             var start = -1
             mesh.triangles.withUnsafeBufferPointer { new in
                 previous.triangles.withUnsafeBufferPointer { old in

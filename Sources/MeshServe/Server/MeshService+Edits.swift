@@ -13,6 +13,20 @@ struct BinaryAnswer: Sendable {
     var isDelta = false
 }
 
+extension BinaryAnswer {
+    /// The answer `full`, or only its `changes` (byte spans of `full`, for a client holding the
+    /// previous answer) in the delta form when that takes fewer bytes than the whole answer.
+    init(_ full: ByteBuffer, triangleCount: Int, tag: String, changes: [Range<Int>]?) {
+        self.init(bytes: full, triangleCount: triangleCount, tag: tag)
+        guard let changes else { return }
+        let delta = MeshEncoding.delta(full, spans: changes)
+        if delta.readableBytes < full.readableBytes {
+            bytes = delta
+            isDelta = true
+        }
+    }
+}
+
 extension MeshService {
     /// The most triangles whose tessellation and answer a slot keeps: about 125 bytes a triangle
     /// (the evaluation, the mesh, the depth order and the answer), so at most 125 MB a slot and
@@ -143,14 +157,8 @@ extension MeshService {
             state = EditSlot.State(
                 kept: kept, sort: sort, answer: bytes, space: space,
                 sorted: space == .points ? SortedAnswer(sorted, inputVertexCount: mesh.vertexCount) : nil, tag: tag, version: version)
-            var result = BinaryAnswer(bytes: bytes, triangleCount: sorted.triangleCount, tag: tag)
-            if let since, since == previousTag, let changes {
-                let delta = MeshEncoding.delta(bytes, spans: changes)
-                if delta.readableBytes < bytes.readableBytes {
-                    result.bytes = delta
-                    result.isDelta = true
-                }
-            }
+            let result = BinaryAnswer(
+                bytes, triangleCount: sorted.triangleCount, tag: tag, changes: since != nil && since == previousTag ? changes : nil)
             timing.lap("encode")
             return result
         }
@@ -158,15 +166,8 @@ extension MeshService {
         guard let full = answer else { return nil }
         let tag = "\(String(instance, radix: 36))-\(slot.serial)-\(version)"
         state = EditSlot.State(kept: kept, depth: depth, sort: sort, answer: full, space: space, tag: tag, version: version)
-        var result = BinaryAnswer(bytes: full, triangleCount: mesh.triangleCount, tag: tag)
-        if let spans, let since, since == previousTag {
-            let delta = MeshEncoding.delta(full, spans: spans)
-            // Changes that would take more bytes than the whole answer are sent as the answer.
-            if delta.readableBytes < full.readableBytes {
-                result.bytes = delta
-                result.isDelta = true
-            }
-        }
+        let result = BinaryAnswer(
+            full, triangleCount: mesh.triangleCount, tag: tag, changes: since != nil && since == previousTag ? spans : nil)
         timing.lap("encode")
         return result
     }
