@@ -73,14 +73,8 @@ import Testing
             AutomaticStepsTests.checkWatertight(result.mesh)
             automatic[policy] = result.mesh.triangleCount
         }
-        var uniformTriangles: Int?
-        for n in 0...4 {
-            let uniform = try Tessellator.tessellate(document, options: TessellationOptions(steps: .fixed(n)), space: .points)
-            if surface.deviation(of: uniform, scale: scale) <= ripple.tolerance {
-                uniformTriangles = uniform.triangleCount
-                break
-            }
-        }
+        let uniformTriangles = try AutomaticStepsTests.fewestUniformTriangles(
+            document, surface: surface, tolerance: ripple.tolerance)
         let uniform = Double(try #require(uniformTriangles))
         let share = Double(try #require(automatic[.shortest])) / uniform
         #expect(share <= ripple.mostOfUniform, "\(automatic) triangles, \(share) of uniform's \(uniform)")

@@ -102,6 +102,17 @@ private typealias S = TessSupport
 
     /// Edge use by vertex pairs: every edge inside the layer used by exactly two triangles, edges on
     /// the layer's border by one (so no crack and no T-junction), and no triangle degenerate.
+    /// The triangles of the fewest uniform steps (0 to 4) whose tessellation lies within
+    /// `tolerance` of `surface` at every measured point; `nil` when none of them does.
+    static func fewestUniformTriangles(_ document: MeshDocument, surface: GridSurface, tolerance: Double) throws -> Int? {
+        let scale = document.geometry.pointScale
+        for n in 0...4 {
+            let uniform = try Tessellator.tessellate(document, options: TessellationOptions(steps: .fixed(n)), space: .points)
+            if surface.deviation(of: uniform, scale: scale) <= tolerance { return uniform.triangleCount }
+        }
+        return nil
+    }
+
     static func checkWatertight(_ mesh: TriangleMesh) {
         var uses: [SIMD2<Int32>: Int] = [:]
         for t in mesh.triangles {
@@ -389,14 +400,8 @@ private typealias S = TessSupport
         let adaptive = try AdaptiveTessellator(mesh: mesh).tessellate(
             mesh, geometry: document.geometry, space: .points, tolerance: ripple.tolerance)
         #expect(surface.deviation(of: adaptive.mesh, scale: scale) <= ripple.tolerance)
-        var uniformTriangles: Int?
-        for n in 0...4 {
-            let uniform = try Tessellator.tessellate(document, options: TessellationOptions(steps: .fixed(n)), space: .points)
-            if surface.deviation(of: uniform, scale: scale) <= ripple.tolerance {
-                uniformTriangles = uniform.triangleCount
-                break
-            }
-        }
+        let uniformTriangles = try AutomaticStepsTests.fewestUniformTriangles(
+            document, surface: surface, tolerance: ripple.tolerance)
         let uniform = Double(try #require(uniformTriangles))
         let share = Double(adaptive.mesh.triangleCount) / uniform
         #expect(share <= ripple.mostOfUniform, "\(adaptive.mesh.triangleCount) triangles, \(share) of uniform")
