@@ -7,25 +7,47 @@ import Synchronization
 /// A tag names one document for good: an edit makes a new document under a new tag, and the
 /// oldest are forgotten. A request naming a tag no longer (or never) kept is refused with 409, and
 /// the client sends the whole mesh instead.
+///
+/// Two limits bound what is kept: at most ``capacity`` meshes, and at most ``byteBudget`` bytes of
+/// vertex and face storage among them, the newest mesh always kept. Each document owns its arrays
+/// (an edit writes a new vertex array), so the bytes of the kept meshes add up.
 final class KeptMeshes: Sendable {
     /// A few meshes: the current one of a page or two, and the one an edit in flight started from.
     static let capacity = 8
+    /// 64 MiB: eight meshes of the live view's size (a 50 × 50 grid is about 0.2 MB) fit many
+    /// times over, while meshes read from bodies near the 16 MiB limit (15 to 25 MB of vertices
+    /// and faces each) are kept two to four at a time instead of eight.
+    static let byteBudget = 64 << 20
 
     private let meshes = Mutex<(next: Int, list: [(tag: String, document: MeshDocument)])>((1, []))
     /// Tells this server's tags from those of another run (a page left open over a restart).
     let instance: UInt64
+    let budget: Int
 
-    init(instance: UInt64) {
+    init(instance: UInt64, budget: Int = KeptMeshes.byteBudget) {
         self.instance = instance
+        self.budget = budget
     }
 
-    /// Keeps `document` and returns its new tag.
+    /// The bytes a kept document holds: its vertex and face arrays (the layer is a few hundred).
+    static func bytes(_ document: MeshDocument) -> Int {
+        document.mesh.vertices.count * MemoryLayout<MeshVertex>.stride + document.mesh.faces.count * MemoryLayout<MeshFace>.stride
+    }
+
+    /// Keeps `document` and returns its new tag, forgetting the oldest meshes past either limit.
     func keep(_ document: MeshDocument) -> String {
         meshes.withLock { state in
             let tag = "m\(String(instance, radix: 36))-\(state.next)"
             state.next += 1
             state.list.insert((tag, document), at: 0)
-            if state.list.count > KeptMeshes.capacity { state.list.removeLast(state.list.count - KeptMeshes.capacity) }
+            var kept = 1
+            var bytes = KeptMeshes.bytes(document)
+            while kept < min(state.list.count, KeptMeshes.capacity) {
+                bytes += KeptMeshes.bytes(state.list[kept].document)
+                if bytes > budget { break }
+                kept += 1
+            }
+            state.list.removeLast(state.list.count - kept)
             return tag
         }
     }
@@ -35,7 +57,8 @@ final class KeptMeshes: Sendable {
         guard let document = meshes.withLock({ state in state.list.first(where: { $0.tag == tag })?.document }) else {
             throw APIError(
                 .conflict, path: "base",
-                "no mesh is kept under '\(tag)' (the server keeps the last \(KeptMeshes.capacity) it read): send the whole mesh as 'mesh'")
+                "no mesh is kept under '\(tag)' (the server keeps the last \(KeptMeshes.capacity) it read, fewer when they are large): send the whole mesh as 'mesh'"
+            )
         }
         return document
     }
