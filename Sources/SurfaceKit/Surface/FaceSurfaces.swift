@@ -72,14 +72,18 @@ public struct FaceSurfaces: Sendable {
     /// face is not regular or `control` is too short.
     public func patch(ofFace f: Int, control: [SIMD8<Double>]) -> RationalPatch? {
         guard f >= 0, f < regular.count, regular[f], control.count == vertexCount else { return nil }
-        var values = [SIMD8<Double>](repeating: .zero, count: 16)
-        var indices = [Int32](repeating: -1, count: 16)
-        for slot in 0..<16 {
-            let i = neighbourhoods[16 * f + slot]
-            indices[slot] = i
-            if i >= 0 { values[slot] = control[Int(i)] }
+        // One allocation, the patch's own, for a face away from the boundary: with no phantom
+        // slot, mirroring fills nothing, so it runs only where a slot is −1.
+        let slots = 16 * f..<16 * f + 16
+        var phantoms = false
+        var values = [SIMD8<Double>](unsafeUninitializedCapacity: 16) { buffer, count in
+            for (slot, i) in zip(0..<16, neighbourhoods[slots]) {
+                buffer.initializeElement(at: slot, to: i >= 0 ? control[Int(i)] : .zero)
+                if i < 0 { phantoms = true }
+            }
+            count = 16
         }
-        TopologyLevel.fillPhantoms(&values, indices: indices)
+        if phantoms { TopologyLevel.fillPhantoms(&values, indices: Array(neighbourhoods[slots])) }
         return RationalPatch(control: values)
     }
 
