@@ -63,6 +63,19 @@ public struct FaceSurfaces: Sendable {
         SIMD2(topology.level.edgeFaces[2 * e], topology.level.edgeFaces[2 * e + 1])
     }
 
+    /// The vertices for which ``isIrregular(vertex:)`` holds, in increasing order.
+    ///
+    /// A face is a B-spline patch only when each of its corners passes the test that
+    /// ``isIrregular(vertex:)`` negates (interior valence 4, two faces on a boundary, or a lone
+    /// corner), so a vertex of any patch face is regular: only vertices without one are tested.
+    public var irregularVertices: [Int] {
+        let level = topology.level
+        return (0..<vertexCount).filter { v in
+            let faces = Int(level.vertexFaceOffsets[v])..<Int(level.vertexFaceOffsets[v + 1])
+            return !faces.contains { regular[Int(level.vertexFaces[$0])] } && isIrregular(vertex: v)
+        }
+    }
+
     /// Homogeneous control values `(W·from, W·to, W, 0, 0)` for these vertices and vertex weights.
     public static func homogeneous(vertices: [MeshVertex], weights: [Double]) -> [SIMD8<Double>] {
         (0..<min(vertices.count, weights.count)).map { Homogeneous(vertex: vertices[$0], weight: weights[$0]) }
