@@ -19,6 +19,18 @@ public struct FaceSurfaces: Sendable {
         let level = topology.level
         var neighbourhoods = [Int32](repeating: -1, count: 16 * level.faceCount)
         var regular = [Bool](repeating: false, count: level.faceCount)
+        // Each vertex's corner test once (a face's neighbourhood exists only when its four
+        // corners pass it), instead of once for every face around the vertex.
+        var regularCorner = [Bool](repeating: false, count: level.vertexCount)
+        regularCorner.withUnsafeMutableBufferPointer { rc in
+            guard let base = rc.baseAddress else { return }
+            let out = SharedMutableBuffer(base: base)
+            parallelChunks(level.vertexCount, minimumChunk: 4096) { range in
+                for v in range where level.vertexFaceOffsets[v + 1] > level.vertexFaceOffsets[v] {
+                    out.base[v] = level.isRegularCorner(v)
+                }
+            }
+        }
         // Faces are independent: each writes only its own 16 slots and flag, on all cores.
         neighbourhoods.withUnsafeMutableBufferPointer { nb in
             regular.withUnsafeMutableBufferPointer { rb in
@@ -26,7 +38,9 @@ public struct FaceSurfaces: Sendable {
                 let n = SharedMutableBuffer(base: nbase), r = SharedMutableBuffer(base: rbase)
                 parallelChunks(level.faceCount, minimumChunk: 1024) { range in
                     for f in range {
-                        guard let grid = level.regularNeighbourhood(ofFace: f) else { continue }
+                        guard (0..<4).allSatisfy({ regularCorner[Int(level.faceVertices[4 * f + $0])] }),
+                            let grid = level.neighbourhoodOfRegularCorners(ofFace: f)
+                        else { continue }
                         r.base[f] = true
                         for slot in 0..<16 { n.base[16 * f + slot] = grid[slot] }
                     }

@@ -32,6 +32,13 @@ extension TopologyLevel {
             default: return nil
             }
         }
+        return neighbourhoodOfRegularCorners(ofFace: g)
+    }
+
+    /// ``regularNeighbourhood(ofFace:)`` for a face whose four corners are already known to be
+    /// regular (``isRegularCorner(_:)``), so that a caller testing every vertex once need not test
+    /// each again for every face around it. `nil` when a diagonal face is missing.
+    func neighbourhoodOfRegularCorners(ofFace g: Int) -> [Int32]? {
         var grid = [Int32](repeating: -1, count: 16)
         // Grid slots of the face's corners, of the two vertices across each edge k (beyond corner k,
         // beyond corner k+1) and of the vertex diagonally beyond each corner.
