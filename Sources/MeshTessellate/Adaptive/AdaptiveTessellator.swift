@@ -144,7 +144,7 @@ public struct AdaptiveTessellator: Sendable {
     static func isolations(
         surfaces: FaceSurfaces, control: [SIMD8<Double>], scale: SIMD3<Double>, tolerance: Double
     ) throws -> [VertexIsolation] {
-        let irregular = (0..<surfaces.vertexCount).filter { surfaces.isIrregular(vertex: $0) }
+        let irregular = surfaces.irregularVertices
         var found = [Result<VertexIsolation, MeshError>?](repeating: nil, count: irregular.count)
         found.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }

@@ -19,6 +19,18 @@ public struct FaceSurfaces: Sendable {
         let level = topology.level
         var neighbourhoods = [Int32](repeating: -1, count: 16 * level.faceCount)
         var regular = [Bool](repeating: false, count: level.faceCount)
+        // Each vertex's corner test once (a face's neighbourhood exists only when its four
+        // corners pass it), instead of once for every face around the vertex.
+        var regularCorner = [Bool](repeating: false, count: level.vertexCount)
+        regularCorner.withUnsafeMutableBufferPointer { rc in
+            guard let base = rc.baseAddress else { return }
+            let out = SharedMutableBuffer(base: base)
+            parallelChunks(level.vertexCount, minimumChunk: 4096) { range in
+                for v in range where level.vertexFaceOffsets[v + 1] > level.vertexFaceOffsets[v] {
+                    out.base[v] = level.isRegularCorner(v)
+                }
+            }
+        }
         // Faces are independent: each writes only its own 16 slots and flag, on all cores.
         neighbourhoods.withUnsafeMutableBufferPointer { nb in
             regular.withUnsafeMutableBufferPointer { rb in
@@ -26,7 +38,9 @@ public struct FaceSurfaces: Sendable {
                 let n = SharedMutableBuffer(base: nbase), r = SharedMutableBuffer(base: rbase)
                 parallelChunks(level.faceCount, minimumChunk: 1024) { range in
                     for f in range {
-                        guard let grid = level.regularNeighbourhood(ofFace: f) else { continue }
+                        guard (0..<4).allSatisfy({ regularCorner[Int(level.faceVertices[4 * f + $0])] }),
+                            let grid = level.neighbourhoodOfRegularCorners(ofFace: f)
+                        else { continue }
                         r.base[f] = true
                         for slot in 0..<16 { n.base[16 * f + slot] = grid[slot] }
                     }
@@ -63,6 +77,19 @@ public struct FaceSurfaces: Sendable {
         SIMD2(topology.level.edgeFaces[2 * e], topology.level.edgeFaces[2 * e + 1])
     }
 
+    /// The vertices for which ``isIrregular(vertex:)`` holds, in increasing order.
+    ///
+    /// A face is a B-spline patch only when each of its corners passes the test that
+    /// ``isIrregular(vertex:)`` negates (interior valence 4, two faces on a boundary, or a lone
+    /// corner), so a vertex of any patch face is regular: only vertices without one are tested.
+    public var irregularVertices: [Int] {
+        let level = topology.level
+        return (0..<vertexCount).filter { v in
+            let faces = Int(level.vertexFaceOffsets[v])..<Int(level.vertexFaceOffsets[v + 1])
+            return !faces.contains { regular[Int(level.vertexFaces[$0])] } && isIrregular(vertex: v)
+        }
+    }
+
     /// Homogeneous control values `(W·from, W·to, W, 0, 0)` for these vertices and vertex weights.
     public static func homogeneous(vertices: [MeshVertex], weights: [Double]) -> [SIMD8<Double>] {
         (0..<min(vertices.count, weights.count)).map { Homogeneous(vertex: vertices[$0], weight: weights[$0]) }
@@ -72,14 +99,18 @@ public struct FaceSurfaces: Sendable {
     /// face is not regular or `control` is too short.
     public func patch(ofFace f: Int, control: [SIMD8<Double>]) -> RationalPatch? {
         guard f >= 0, f < regular.count, regular[f], control.count == vertexCount else { return nil }
-        var values = [SIMD8<Double>](repeating: .zero, count: 16)
-        var indices = [Int32](repeating: -1, count: 16)
-        for slot in 0..<16 {
-            let i = neighbourhoods[16 * f + slot]
-            indices[slot] = i
-            if i >= 0 { values[slot] = control[Int(i)] }
+        // One allocation, the patch's own, for a face away from the boundary: with no phantom
+        // slot, mirroring fills nothing, so it runs only where a slot is −1.
+        let slots = 16 * f..<16 * f + 16
+        var phantoms = false
+        var values = [SIMD8<Double>](unsafeUninitializedCapacity: 16) { buffer, count in
+            for (slot, i) in zip(0..<16, neighbourhoods[slots]) {
+                buffer.initializeElement(at: slot, to: i >= 0 ? control[Int(i)] : .zero)
+                if i < 0 { phantoms = true }
+            }
+            count = 16
         }
-        TopologyLevel.fillPhantoms(&values, indices: indices)
+        if phantoms { TopologyLevel.fillPhantoms(&values, indices: Array(neighbourhoods[slots])) }
         return RationalPatch(control: values)
     }
 

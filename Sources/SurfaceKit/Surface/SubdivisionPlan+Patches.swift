@@ -32,23 +32,31 @@ extension TopologyLevel {
             default: return nil
             }
         }
-        var grid = [Int32](repeating: -1, count: 16)
+        return neighbourhoodOfRegularCorners(ofFace: g).map { grid in (0..<16).map { grid[$0] } }
+    }
+
+    /// ``regularNeighbourhood(ofFace:)`` for a face whose four corners are already known to be
+    /// regular (``isRegularCorner(_:)``), so that a caller testing every vertex once need not test
+    /// each again for every face around it. `nil` when a diagonal face is missing. A value, not an
+    /// array: no allocation per face.
+    func neighbourhoodOfRegularCorners(ofFace g: Int) -> SIMD16<Int32>? {
+        var grid = SIMD16<Int32>(repeating: -1)
         // Grid slots of the face's corners, of the two vertices across each edge k (beyond corner k,
         // beyond corner k+1) and of the vertex diagonally beyond each corner.
-        let cornerSlot = [5, 6, 10, 9]
+        let cornerSlot = SIMD4(5, 6, 10, 9)
         // Across edge k, the vertex beyond corner k and the one beyond corner k+1.
-        let edgeOuter: [(Int, Int)] = [(1, 2), (7, 11), (14, 13), (8, 4)]
-        let diagonalSlot = [0, 3, 15, 12]
+        let edgeOuter = (SIMD4(1, 7, 14, 8), SIMD4(2, 11, 13, 4))
+        let diagonalSlot = SIMD4(0, 3, 15, 12)
         for k in 0..<4 { grid[cornerSlot[k]] = faceVertices[4 * g + k] }
-        var across = [Int](repeating: -1, count: 4)
+        var across = SIMD4<Int>(repeating: -1)
         for k in 0..<4 {
             guard let n = faceAcross(edge: Int(faceEdges[4 * g + k]), from: g) else { continue }
             across[k] = n
             let a = faceVertices[4 * g + k]
             // The neighbour runs b → a → x → y: x lies beyond a, y beyond b.
             let m = corner(of: a, inFace: n)
-            grid[edgeOuter[k].0] = faceVertices[4 * n + (m + 1) % 4]
-            grid[edgeOuter[k].1] = faceVertices[4 * n + (m + 2) % 4]
+            grid[edgeOuter.0[k]] = faceVertices[4 * n + (m + 1) % 4]
+            grid[edgeOuter.1[k]] = faceVertices[4 * n + (m + 2) % 4]
         }
         for k in 0..<4 {
             // The diagonal face at corner k exists only when both faces across the corner's edges do
