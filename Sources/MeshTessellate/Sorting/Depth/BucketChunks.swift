@@ -31,7 +31,8 @@ struct BucketChunks {
     /// last chunk of every bucket its triangles reach at once, and chunks are handed out one after
     /// another from a region, so smaller chunks keep those writes on fewer pages; larger ones also
     /// leave up to a chunk a bucket unfilled in every part. On W3's 1,280,000 triangles the depth
-    /// order took 10–12% less time with chunks of 64 items than of 256 (32 and 16: 5–10% less).
+    /// order took 8–12% less time with chunks of 64 items than of 256 (32: 2–6% more than 64;
+    /// 16: about as much as 256).
     static let largestShift = 6
     /// Items in a chunk at least 2^`smallestShift`: a chunk of 16 items is a few cache lines, so
     /// the chains still read as runs.
