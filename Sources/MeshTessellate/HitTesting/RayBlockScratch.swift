@@ -2,7 +2,11 @@ import SurfaceKit
 
 /// The working memory of one chunk of ray blocks (see `HitTester.answerRays`): the sort keys of a
 /// block and their spare, the sort's counters, a gathered run of rays and their hits. A chunk
-/// allocates it once and reuses it for each of its blocks; no two chunks share any of it.
+/// takes it once and reuses it for each of its blocks; no two chunks share any of it.
+///
+/// It is one `SortScratch`: huge pages, so that the radix passes' scattered writes over the 16 MB
+/// of keys of a million-ray block stay inside the TLB, and a mapping kept from an earlier batch
+/// when one fits, so that a renderer's batch after batch does not fault the keys in again.
 struct RayBlockScratch {
     let keys: UnsafeMutablePointer<UInt64>
     let spare: UnsafeMutablePointer<UInt64>
@@ -10,18 +14,22 @@ struct RayBlockScratch {
     let rays: UnsafeMutablePointer<Ray>
     let hits: UnsafeMutablePointer<TriangleHit>
 
-    /// `body` with scratch for blocks of up to `rays` rays, freed when it returns.
+    /// `body` with scratch for blocks of up to `rays` rays, handed back when it returns.
     static func with<Result>(rays count: Int, _ body: (RayBlockScratch) -> Result) -> Result {
-        let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: 2 * count)
-        let counts = UnsafeMutablePointer<Int32>.allocate(capacity: TriangleBVH.orderCounts)
-        let rays = UnsafeMutablePointer<Ray>.allocate(capacity: HitTester.gatherBlock)
-        let hits = UnsafeMutablePointer<TriangleHit>.allocate(capacity: HitTester.gatherBlock)
-        defer {
-            keys.deallocate()
-            counts.deallocate()
-            rays.deallocate()
-            hits.deallocate()
+        var layout = SortScratch.Layout()
+        let keysAt = layout.reserve(UInt64.self, count: 2 * count)
+        let countsAt = layout.reserve(Int32.self, count: TriangleBVH.orderCounts)
+        let raysAt = layout.reserve(Ray.self, count: HitTester.gatherBlock)
+        let hitsAt = layout.reserve(TriangleHit.self, count: HitTester.gatherBlock)
+        let scratch = SortScratch(bytes: layout.bytes)
+        return withExtendedLifetime(scratch) {
+            let keys = (scratch.base + keysAt).bindMemory(to: UInt64.self, capacity: 2 * count)
+            return body(
+                RayBlockScratch(
+                    keys: keys, spare: keys + count,
+                    counts: (scratch.base + countsAt).bindMemory(to: Int32.self, capacity: TriangleBVH.orderCounts),
+                    rays: (scratch.base + raysAt).bindMemory(to: Ray.self, capacity: HitTester.gatherBlock),
+                    hits: (scratch.base + hitsAt).bindMemory(to: TriangleHit.self, capacity: HitTester.gatherBlock)))
         }
-        return body(RayBlockScratch(keys: keys, spare: keys + count, counts: counts, rays: rays, hits: hits))
     }
 }
