@@ -291,7 +291,10 @@ extension FaceSurfaces {
             var samples: [RingSample] = []
             for depth in region.rings {
                 for j in 1...3 {
-                    guard let patch = levels[depth - 1][i][(t.corner + j) % 4] else { throw FaceSurfaces.depthError(vertex: a, tolerance: tolerance) }
+                    // The corner square's corner k + j is corner k of its sibling k + j.
+                    guard let patch = levels[depth - 1][i][(t.corner + j) % 4] else {
+                        throw FaceSurfaces.depthError(vertex: a, tolerance: tolerance)
+                    }
                     let uv = FaceSurfaces.cornerOffset(t.corner)
                     let p = patch.evaluate(u: uv.x, v: uv.y)
                     samples.append(RingSample(from: p.from, to: p.to, normal: (p.toU * pointScale).cross(p.toV * pointScale).normalized()))
