@@ -96,6 +96,8 @@ struct AdaptiveBuild {
                     out.write(i, sampler.sample(cell: Int(cell), FaceSampler.corner(Int(corner))))
                 case let .limit(isolation):
                     out.write(i, sampler.limit(Int(isolation)))
+                case let .ring(cell, point):
+                    out.write(i, sampler.ring(cell: Int(cell), point: Int(point)))
                 case .pending:
                     break
                 }

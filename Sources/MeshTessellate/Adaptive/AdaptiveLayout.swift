@@ -45,6 +45,8 @@ struct AdaptiveLayout: Sendable {
         case patch(cell: Int32, corner: UInt8)
         /// The limit point of an isolated vertex.
         case limit(isolation: Int32)
+        /// A corner of a ring inside a corner region (``AdaptiveCell/ringSamples``).
+        case ring(cell: Int32, point: Int32)
     }
 
     struct Segment: Sendable {
@@ -77,6 +79,12 @@ struct AdaptiveLayout: Sendable {
     var pieces: [Piece]
     var sideStart: [Int]
     var cornerNodes: [SIMD4<Int32>]
+    /// A corner region's ring corners: cell c's are `ringNodes[ringStart[c]..<ringStart[c + 1]]`,
+    /// three per ring level (its square's corners k + 1, k + 2, k + 3).
+    var ringNodes: [Int32] = []
+    var ringStart: [Int] = []
+    /// Per ring (three entries of `ringNodes`), its square's level below its region's.
+    var ringDepths: [Int] = []
     var gridBase: [Int]
     /// For `rows` and `columns`: ``Strips/flags``, which of the first and last strips are squares.
     var stripQuads: [UInt8]
@@ -131,6 +139,38 @@ struct AdaptiveLayout: Sendable {
                 }
             }
         }
+        // The rings' corners: nodes too, keyed where they lie, so two regions along a control
+        // edge share the corners on it.
+        var ringNodes: [Int32] = []
+        var ringDepths: [Int] = []
+        var ringStart = [Int](repeating: 0, count: cellCount + 1)
+        for c in 0..<cellCount {
+            ringStart[c] = ringNodes.count
+            let cell = cells[c]
+            guard !cell.rings.isEmpty else { continue }
+            let k = cell.fanCorner
+            let p0 = AdaptiveLayout.corner(k, of: cell)
+            for (r, level) in cell.rings.enumerated() {
+                let shift = Int64(level - cell.level)
+                ringDepths.append(level - cell.level)
+                for j in 1...3 {
+                    let q = p0 &+ ((AdaptiveLayout.corner((k + j) % 4, of: cell) &- p0) / SIMD2(repeating: 1 << shift))
+                    let key = AdaptiveLayout.key(face: cell.face, q, surfaces: surfaces)
+                    if let i = nodeIndex[key] {
+                        ringNodes.append(i)
+                    } else {
+                        let i = Int32(truncatingIfNeeded: nodes.count)
+                        nodeIndex[key] = i
+                        nodes.append(.ring(cell: Int32(c), point: Int32(3 * r + j - 1)))
+                        ringNodes.append(i)
+                    }
+                }
+            }
+        }
+        ringStart[cellCount] = ringNodes.count
+        self.ringNodes = ringNodes
+        self.ringStart = ringStart
+        self.ringDepths = ringDepths
         guard !nodes.contains(.pending) else {
             throw MeshError(.unsupported, path: "faces", "a corner of a piece next to an irregular vertex has no surface to sample")
         }
@@ -189,7 +229,10 @@ struct AdaptiveLayout: Sendable {
                         segmentIndex[key] = s
                         segments.append(Segment(a: key.x, b: key.y, rate: 1, cell: -1, side: 0, fractionA: 0, fractionB: 0, base: 0))
                     }
-                    segments[Int(s)].rate = max(segments[Int(s)].rate, cell.patch != nil ? need : 1)
+                    // A corner square asks for its own segments on its far sides (k + 1, k + 2).
+                    let far = cell.patch == nil && (k == (cell.fanCorner + 1) % 4 || k == (cell.fanCorner + 2) % 4)
+                    let asked = cell.patch != nil ? need : far ? max(1, Int((Double(cell.farRate) * (fb - fa) - 1e-9).rounded(.up))) : 1
+                    segments[Int(s)].rate = max(segments[Int(s)].rate, asked)
                     if cell.patch != nil, segments[Int(s)].cell < 0 {
                         segments[Int(s)].cell = Int32(c)
                         segments[Int(s)].side = UInt8(k)
@@ -247,6 +290,8 @@ struct AdaptiveLayout: Sendable {
                 kind[c] = .fan
                 let k = cells[c].fanCorner
                 triangles += r[(k + 1) % 4] + r[(k + 2) % 4]
+                // Rings: two more on the outer one, four on each other, two for the inner fan.
+                if !cells[c].rings.isEmpty { triangles += 4 * cells[c].rings.count }
                 guard r[k] == 1, r[(k + 3) % 4] == 1 else {
                     throw MeshError(.unsupported, path: "faces[\(cells[c].face)]", "a corner square's sides at its vertex are split")
                 }

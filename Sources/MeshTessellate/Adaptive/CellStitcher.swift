@@ -57,6 +57,11 @@ struct CellStitcher {
         switch layout.kind[cell] {
         case .fan:
             let k = fanCorner
+            if layout.ringStart[cell + 1] > layout.ringStart[cell] {
+                rings()
+                deviation = bound
+                return
+            }
             let chain = side((k + 1) % 4) + side((k + 2) % 4).dropFirst()
             for i in 0..<(chain.count - 1) { triangle(c(k), chain[i], chain[i + 1]) }
             deviation = bound

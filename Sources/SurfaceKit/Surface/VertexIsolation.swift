@@ -23,6 +23,9 @@ public struct VertexIsolation: Sendable {
     public var vertex: Int
     /// The level of its corner squares: side 2⁻ᵈᵉᵖᵗʰ of their face.
     public var depth: Int
+    /// The level of the corner regions drawn as nested rings (``CornerRingBound``), `depth` when
+    /// the corner squares are plain fans.
+    public var regionLevel: Int
     /// The pieces, for every face around the vertex: B-spline patches at levels 1…depth and one
     /// corner square at `depth`. The level-1 patches at a face's regular corners come with the
     /// face's first irregular corner, so every piece of a face is listed once over all isolations.
@@ -49,8 +52,25 @@ public struct IsolatedCell: Sendable {
     public var bound: Double
     /// For the corner square: the surface below it, which the bound was proven on.
     public var continuation: CornerContinuation?
+    /// For a corner region drawn as rings: the levels of the nested corner squares inside it
+    /// (increasing, the last one the innermost fan's), empty for a plain fan.
+    public var rings: [Int] = []
+    /// For each level of `rings`, the surface samples of that square's corners k + 1, k + 2 and
+    /// k + 3 (k = `corner`), which the rings join.
+    public var ringSamples: [RingSample] = []
+    /// For a corner region drawn as rings: the segments it asks for on each far side (its bound
+    /// holds for these or more); 1 for a plain fan.
+    public var farRate = 1
 
     public var size: Double { Double(sign: .plus, exponent: -level, significand: 1) }
+}
+
+/// A surface sample of a corner region's ring: the point with its `from` and unit normal.
+public struct RingSample: Sendable {
+    public var from: LayerPoint
+    public var to: Point3D
+    /// Unit normal in points space.
+    public var normal: Point3D
 }
 
 extension FaceSurfaces {
@@ -221,8 +241,26 @@ extension FaceSurfaces {
             break
         }
         guard continuations.count == tracked.count else { throw FaceSurfaces.depthError(vertex: a, tolerance: tolerance) }
+        // Corner regions drawn as rings, where they are proven within the tolerance and cost
+        // fewer triangles than the pieces they replace (``FaceSurfaces/ringCost(_:)``).
+        var region: RingSchedule?
+        if chosen > 1 {
+            let corners = tracked.indices.map { i in (1...chosen).map { fanCorners(face: i, depth: $0) } }
+            var cheapest = FaceSurfaces.pieceCost(levels: chosen)
+            for top in 1..<chosen where FaceSurfaces.pieceCost(levels: top) + FaceSurfaces.leastRingCost < cheapest {
+                let continuations = tracked.indices.map { continuation(face: $0, depth: top) }
+                if let found = FaceSurfaces.ringSchedule(
+                    top: top, fanDepth: chosen, corners: tracked.map(\.corner), points: corners, continuations: continuations,
+                    limit: limit, scale: pointScale, tolerance: tolerance), FaceSurfaces.ringCost(found) < cheapest
+                {
+                    region = found
+                    cheapest = FaceSurfaces.ringCost(found)
+                }
+            }
+        }
+        let regionLevel = region?.top ?? chosen
         var cells: [IsolatedCell] = []
-        for depth in 1...chosen {
+        for depth in 1...regionLevel {
             let size = Double(sign: .plus, exponent: -depth, significand: 1)
             for (i, t) in tracked.enumerated() {
                 let parentOrigin = FaceSurfaces.cornerOrigin(t.corner, level: depth - 1)
@@ -243,13 +281,34 @@ extension FaceSurfaces {
             }
         }
         for (i, t) in tracked.enumerated() {
+            guard let region else {
+                cells.append(
+                    IsolatedCell(
+                        face: t.face, level: chosen, origin: FaceSurfaces.cornerOrigin(t.corner, level: chosen), patch: nil,
+                        corner: t.corner, bound: bounds[i], continuation: continuations[i]))
+                continue
+            }
+            var samples: [RingSample] = []
+            for depth in region.rings {
+                for j in 1...3 {
+                    // The corner square's corner k + j is corner k of its sibling k + j.
+                    guard let patch = levels[depth - 1][i][(t.corner + j) % 4] else {
+                        throw FaceSurfaces.depthError(vertex: a, tolerance: tolerance)
+                    }
+                    let uv = FaceSurfaces.cornerOffset(t.corner)
+                    let p = patch.evaluate(u: uv.x, v: uv.y)
+                    samples.append(RingSample(from: p.from, to: p.to, normal: (p.toU * pointScale).cross(p.toV * pointScale).normalized()))
+                }
+            }
             cells.append(
                 IsolatedCell(
-                    face: t.face, level: chosen, origin: FaceSurfaces.cornerOrigin(t.corner, level: chosen), patch: nil,
-                    corner: t.corner, bound: bounds[i], continuation: continuations[i]))
+                    face: t.face, level: region.top, origin: FaceSurfaces.cornerOrigin(t.corner, level: region.top), patch: nil,
+                    corner: t.corner, bound: region.bounds[i], continuation: continuation(face: i, depth: region.top), rings: region.rings,
+                    ringSamples: samples, farRate: region.farRate))
         }
         return VertexIsolation(
-            vertex: a, depth: chosen, cells: cells, limitFrom: limitPoint.0, limitTo: limitPoint.1, limitNormal: limitPoint.2)
+            vertex: a, depth: chosen, regionLevel: regionLevel, cells: cells, limitFrom: limitPoint.0, limitTo: limitPoint.1,
+            limitNormal: limitPoint.2)
     }
 
     static func depthError(vertex a: Int, tolerance: Double) -> MeshError {
