@@ -25,7 +25,9 @@ private typealias S = TessSupport
     ]
 
     /// Barycentric weights (i, j, k)/6 with i + j + k = 6: 28 points of a triangle.
-    static let lattice: [SIMD3<Double>] = (0...6).flatMap { i in (0...(6 - i)).map { j in SIMD3(Double(i), Double(j), Double(6 - i - j)) / 6 } }
+    static let lattice: [SIMD3<Double>] = (0...6).flatMap { i in
+        (0...(6 - i)).map { j in SIMD3(Double(i), Double(j), Double(6 - i - j)) / 6 }
+    }
 
     /// The largest distance, in points, between a point of a triangle and the surface point with
     /// the same parameters, over the lattice of every triangle.
@@ -70,7 +72,8 @@ private typealias S = TessSupport
             AutomaticStepsTests.checkWatertight(result.mesh)
             automatic[policy] = result.mesh.triangleCount
         }
-        let uniformTriangles = try AutomaticRippleFamilyTests.fewestUniformTriangles(document, surface: surface, tolerance: ripple.tolerance)
+        let uniformTriangles = try AutomaticRippleFamilyTests.fewestUniformTriangles(
+            document, surface: surface, tolerance: ripple.tolerance)
         let uniform = Double(try #require(uniformTriangles))
         let share = Double(try #require(automatic[.shortest])) / uniform
         #expect(share <= ripple.mostOfUniform, "\(automatic) triangles, \(share) of uniform's \(uniform)")
