@@ -102,10 +102,51 @@ struct CellStitcher {
                 }
             }
         }
-        zipper(side(0), (1..<nu).map { inner($0, 1) }) { $0.uv.x }
-        zipper(side(1), (1..<nv).map { inner(nu - 1, $0) }) { $0.uv.y }
-        zipper(side(2), (1..<nu).reversed().map { inner($0, nv - 1) }) { 1 - $0.uv.x }
-        zipper(side(3), (1..<nv).reversed().map { inner(1, $0) }) { 1 - $0.uv.y }
+        let sides = (0..<4).map { side($0) }
+        let innerCorners = [inner(1, 1), inner(nu - 1, 1), inner(nu - 1, nv - 1), inner(1, nv - 1)]
+        let cut = (0..<4).map { cutsCorner($0, sides: sides, inner: innerCorners[$0]) }
+        // Each side's samples, less those at a cut corner, zipped to the interior's outer row.
+        func outer(_ k: Int) -> ArraySlice<Local> {
+            sides[k][(cut[k] ? 1 : 0)..<(sides[k].count - (cut[(k + 1) % 4] ? 1 : 0))]
+        }
+        zipper(outer(0), (1..<nu).map { inner($0, 1) }) { $0.uv.x }
+        zipper(outer(1), (1..<nv).map { inner(nu - 1, $0) }) { $0.uv.y }
+        zipper(outer(2), (1..<nu).reversed().map { inner($0, nv - 1) }) { 1 - $0.uv.x }
+        zipper(outer(3), (1..<nv).reversed().map { inner(1, $0) }) { 1 - $0.uv.y }
+        for k in 0..<4 where cut[k] {
+            let next = sides[k][1], previous = sides[(k + 3) % 4][sides[(k + 3) % 4].count - 2]
+            triangle(c(k), next, previous)
+            triangle(next, innerCorners[k], previous)
+        }
+    }
+
+    /// Whether a ring's corner square at corner k — the cell's corner, the next sample on side k,
+    /// the interior's corner point and the previous sample on side k − 1 — is split by the
+    /// diagonal between the two side samples (cutting the corner off) instead of the one from
+    /// the cell's corner to the interior's. The zippers on either side share the diagonal, so
+    /// without this every ring draws the corner-to-interior diagonal at all four corners, which
+    /// at two of them is the diagonal across which a surface bent along the other one bends
+    /// most. Decided as a square of the grid is: by the policy, the quad's corners in the face's
+    /// order. Either way the corner square takes two triangles and the zippers one segment less
+    /// on each side, so the count is the same. Needs two or more segments on both sides (the
+    /// next sample is not the next corner); `center` keeps the corner-to-interior diagonal.
+    func cutsCorner(_ k: Int, sides: [[Local]], inner: Local) -> Bool {
+        let here = sides[k], before = sides[(k + 3) % 4]
+        guard policy != .center, here.count >= 3, before.count >= 3 else { return false }
+        let corner = layout.cornerNodes[cell][k]
+        let next = here[1].id, previous = before[before.count - 2].id
+        // The quad in the face's order from its (0, 0) corner; the first diagonal joins its
+        // corners 0 and 2.
+        let quad: SIMD4<Int32>
+        switch k {
+        case 0: quad = SIMD4(corner, next, inner.id, previous)
+        case 1: quad = SIMD4(previous, corner, next, inner.id)
+        case 2: quad = SIMD4(inner.id, previous, corner, next)
+        default: quad = SIMD4(next, inner.id, previous, corner)
+        }
+        let first = Tessellator.useFirstDiagonal(policy: policy, corners: quad, points: points, center: nil)
+        // At corners 0 and 2 the first diagonal runs from the cell's corner to the interior's.
+        return k % 2 == 0 ? !first : first
     }
 
     /// A `rows` or `columns` cell: lines across it, then each strip between two lines as
