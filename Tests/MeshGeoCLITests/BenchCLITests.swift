@@ -12,10 +12,7 @@ import Testing
     /// Every variant name the help lists, which is every one `bench` accepts.
     static let variants: [String] =
         ["build", "rays", "rays-compact", "depth", "depth-mesh", "bsp", "bsp3", "bsp3-frames", "bsp3-order", "bsp3-frames-order"]
-        + [
-            "n101", "n1001", "n101-frames", "n1001-frames", "fit1001", "frame", "frame-slow", "auto",
-            "auto-uniform", "auto-steps1", "refine3",
-        ]
+        + ["n101", "n1001", "n101-frames", "n1001-frames", "fit1001", "frame", "auto", "auto-uniform", "auto-steps1", "refine3"]
         + ["", "-frames", "-points", "-points-frames"].flatMap { kind in (1...4).map { "steps\($0)\(kind)" } }
 
     /// `w4 n101                  2 threads    30603 unknowns   0.00123 s   24.88 M unknowns/s   (CPU 0.00240 s)`
