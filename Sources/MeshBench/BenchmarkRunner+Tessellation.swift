@@ -5,7 +5,7 @@ extension BenchmarkRunner {
     /// W1: evaluation of an already refined plan at steps 1…4: whole samples (limit points with
     /// `from` and normals) into fresh arrays (`stepsN`) and into last frame's arrays
     /// (`stepsN-frames`); limit positions alone, what the peers' figures count, likewise
-    /// (`stepsN-points`, `stepsN-points-frames`); a frame of an animation (`frame`, `frame-slow`); and the
+    /// (`stepsN-points`, `stepsN-points-frames`); a frame of an animation (`frame`); and the
     /// refinement of the topology at steps 3.
     func tessellation(threads: Int, progress: (String) -> Void) throws -> [BenchmarkFigure] {
         let document = BenchmarkInputs.ripple()
@@ -52,16 +52,15 @@ extension BenchmarkRunner {
     }
 
     /// A frame of an animation (`frame`): the 50 × 50 ripple on the reference layer (tilted) at
-    /// steps 3 with its waves travelling outwards, a period in 60 frames. Its tessellator (plan
-    /// and triangles) and the control vertices of the frames are made beforehand, as an animation
-    /// makes the plan once and its own motion gives the vertices; each frame then evaluates the
-    /// next frame's points-space positions and normals into last frame's arrays and takes the
-    /// depth order of the 320,000 triangles, what a renderer needs to draw the frame.
-    /// `frame-slow` moves the waves ten times slower (600 frames a period, the first 60 frames
-    /// there and back). The size reported is the triangles.
+    /// steps 3 with its waves travelling outwards, a period in ``framesPerPeriod`` frames. Its
+    /// tessellator (plan and triangles) and the control vertices of the frames are made
+    /// beforehand, as an animation makes the plan once and its own motion gives the vertices; each
+    /// frame then evaluates the next frame's points-space positions and normals into last frame's
+    /// arrays and takes the depth order of the 320,000 triangles, what a renderer needs to draw
+    /// the frame. The size reported is the triangles.
     func animationFrame(threads: Int, progress: (String) -> Void) throws -> [BenchmarkFigure] {
-        let variants = [("frame", 60), ("frame-slow", 600)].filter { wants($0.0) }
-        guard !variants.isEmpty else { return [] }
+        guard wants("frame") else { return [] }
+        progress("w1 frame")
         let reference = BenchmarkInputs.ripple()
         let grid = try BenchmarkInputs.rippleGrid(faces: 50)
         let document = MeshDocument(mesh: grid, layer: reference.layer)
@@ -69,33 +68,30 @@ extension BenchmarkRunner {
         let geometry = document.geometry
         let topology = try SurfaceTopology(faces: document.mesh.faces, vertexCount: document.mesh.vertices.count)
         let weights = topology.vertexWeights(faces: document.mesh.faces)
-        var figures: [BenchmarkFigure] = []
-        for (variant, period) in variants {
-            progress("w1 \(variant)")
-            // A whole period, or the first 60 frames of a longer one there and back.
-            let phases = (0..<60).map { 2 * Double.pi * Double($0) / Double(period) }
-            let frames = phases.map { Self.travellingRipple(grid.vertices, phase: $0) }
-            let sequence = period == 60 ? Array(0..<60) : Array(0..<60) + Array((1..<59).reversed())
-            var mesh = try tessellator.tessellate(document.mesh, geometry: geometry, space: .points)
-            var step = 0
-            var order: [Int32]? = nil
-            let seconds = try median {
-                step = (step + 1) % sequence.count
-                try tessellator.plan.evaluatePoints(
-                    vertices: frames[sequence[step]], weights: weights, pointScale: geometry.pointScale, positions: &mesh.positions,
-                    normals: &mesh.normals)
-                order = try PainterSorter.depthOrder(mesh: mesh, geometry: geometry)
-            }
-            // The last frame's order, checked against the full sort (outside the timing).
-            guard order?.count == mesh.triangleCount, try order == PainterSorter.depthOrder(mesh: mesh, geometry: geometry) else {
-                throw MeshError(.unsupported, path: "", "the W1 frame must need no clipping, and its orders must agree")
-            }
-            figures.append(
-                BenchmarkFigure.measured(
-                    workload: .w1, variant: variant, threads: threads, size: mesh.triangleCount, timing: seconds, unit: "triangles"))
+        let frames = (0..<Self.framesPerPeriod).map {
+            Self.travellingRipple(grid.vertices, phase: 2 * Double.pi * Double($0) / Double(Self.framesPerPeriod))
         }
-        return figures
+        var mesh = try tessellator.tessellate(document.mesh, geometry: geometry, space: .points)
+        var step = 0
+        var order: [Int32]? = nil
+        let seconds = try median {
+            step = (step + 1) % frames.count
+            try tessellator.plan.evaluatePoints(
+                vertices: frames[step], weights: weights, pointScale: geometry.pointScale, positions: &mesh.positions,
+                normals: &mesh.normals)
+            order = try PainterSorter.depthOrder(mesh: mesh, geometry: geometry)
+        }
+        guard order?.count == mesh.triangleCount else {
+            throw MeshError(.unsupported, path: "", "the W1 frame must need no clipping")
+        }
+        return [
+            BenchmarkFigure.measured(
+                workload: .w1, variant: "frame", threads: threads, size: mesh.triangleCount, timing: seconds, unit: "triangles")
+        ]
     }
+
+    /// 60 frames a period: a second of animation at 60 frames a second per wave.
+    static let framesPerPeriod = 60
 
     /// The ripple grid's vertices with its waves moved outwards by `phase`:
     /// z = 0.05·sin(2π·4·r − phase), the reference ripple at phase 0.

@@ -16,7 +16,7 @@ package enum BenchmarkWorkload: String, CaseIterable, Sendable {
         case .w1:
             let kinds = ["", "-frames", "-points", "-points-frames"]
             return kinds.flatMap { kind in (1...4).map { "steps\($0)\(kind)" } } + [
-                "frame", "frame-slow", "auto", "auto-uniform", "auto-steps1", "refine3",
+                "frame", "auto", "auto-uniform", "auto-steps1", "refine3",
             ]
         case .w2: return ["build", "rays", "rays-compact"]
         case .w3: return ["depth", "depth-mesh", "bsp3", "bsp3-frames", "bsp3-order", "bsp3-frames-order", "bsp"]

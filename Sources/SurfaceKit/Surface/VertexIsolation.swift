@@ -23,11 +23,9 @@ public struct VertexIsolation: Sendable {
     public var vertex: Int
     /// The level of its corner squares: side 2⁻ᵈᵉᵖᵗʰ of their face.
     public var depth: Int
-    /// The level of the corner regions drawn as nested rings (``CornerRingBound``), `depth` when
-    /// the corner squares are plain fans.
-    public var regionLevel: Int
-    /// The pieces, for every face around the vertex: B-spline patches at levels 1…depth and one
-    /// corner square at `depth`. The level-1 patches at a face's regular corners come with the
+    /// The pieces, for every face around the vertex: B-spline patches at levels 1 up to the level
+    /// of its corner region, and that region: a corner square at `depth` drawn as a fan, or a
+    /// larger square drawn as nested rings down to `depth` (``IsolatedCell/rings``). The level-1 patches at a face's regular corners come with the
     /// face's first irregular corner, so every piece of a face is listed once over all isolations.
     public var cells: [IsolatedCell]
     /// The limit point at the vertex: `from`, unit `to`, and the unit normal in points space.
@@ -307,7 +305,7 @@ extension FaceSurfaces {
                     ringSamples: samples, farRate: region.farRate))
         }
         return VertexIsolation(
-            vertex: a, depth: chosen, regionLevel: regionLevel, cells: cells, limitFrom: limitPoint.0, limitTo: limitPoint.1,
+            vertex: a, depth: chosen, cells: cells, limitFrom: limitPoint.0, limitTo: limitPoint.1,
             limitNormal: limitPoint.2)
     }
 
