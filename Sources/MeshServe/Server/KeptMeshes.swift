@@ -9,8 +9,9 @@ import Synchronization
 /// the client sends the whole mesh instead.
 ///
 /// Two limits bound what is kept: at most ``capacity`` meshes, and at most ``byteBudget`` bytes of
-/// vertex and face storage among them, the newest mesh always kept. Each document owns its arrays
-/// (an edit writes a new vertex array), so the bytes of the kept meshes add up.
+/// vertex and face storage among them, the newest mesh always kept. An edit writes a new vertex
+/// array (a weight edit a new face array too), so the kept meshes' bytes mostly add up; where two
+/// share a face array the count is high, which errs on the safe side.
 final class KeptMeshes: Sendable {
     /// A few meshes: the current one of a page or two, and the one an edit in flight started from.
     static let capacity = 8
