@@ -143,6 +143,17 @@ import Testing
                 #expect(patch == nil, "face \(f) has no regular neighbourhood")
                 continue
             }
+            if index == 0 {
+                // The grid's own numbering, independent of the topology code: slot (a, b) of face
+                // (r, c) is vertex (r − 1 + a, c − 1 + b), −1 (a phantom) off the grid.
+                let (rows, columns) = (5, 7)
+                let (r, c) = (f / columns, f % columns)
+                let expected = (0..<16).map { slot -> Int32 in
+                    let (i, j) = (r - 1 + slot / 4, c - 1 + slot % 4)
+                    return (0...rows).contains(i) && (0...columns).contains(j) ? Int32(i * (columns + 1) + j) : -1
+                }
+                #expect(indices == expected, "face \(f)")
+            }
             var values = indices.map { $0 >= 0 ? control[Int($0)] : SIMD8<Double>() }
             TopologyLevel.fillPhantoms(&values, indices: indices)
             let got = try #require(patch, "face \(f)")
