@@ -18,13 +18,15 @@ package enum BenchmarkInputs {
         return MeshDocument(mesh: mesh, layer: LayerProperties(size: SIMD2(1000, 1000)))
     }
 
-    /// A ripple grid of `faces × faces` faces (W4 uses 100 and 1000).
-    package static func rippleGrid(faces: Int) throws -> MeshTransform {
+    /// A ripple grid of `faces × faces` faces (W4 uses 100 and 1000), its waves moved outwards by
+    /// `phase` (the W1 frame animates it).
+    package static func rippleGrid(faces: Int, phase: Double = 0) throws -> MeshTransform {
         let grid = try MeshTransform.identity(rows: faces, columns: faces, subdivisionSteps: .fixed(0))
         let vertices = grid.vertices.map { vertex in
             let p = vertex.from
             let r = ((p.x - 0.5) * (p.x - 0.5) + (p.y - 0.5) * (p.y - 0.5)).squareRoot()
-            return MeshVertex(from: p, to: Point3D(p.x, p.y, 0.05 * Double.sin(r * 2 * Double.pi * 4)))
+            // Minus `phase` (the waves moved outwards); at phase 0 the same bits as without it.
+            return MeshVertex(from: p, to: Point3D(p.x, p.y, 0.05 * Double.sin(r * 2 * Double.pi * 4 - phase)))
         }
         return try MeshTransform(vertices: vertices, faces: grid.faces, subdivisionSteps: .fixed(0))
     }

@@ -68,8 +68,8 @@ extension BenchmarkRunner {
         let geometry = document.geometry
         let topology = try SurfaceTopology(faces: document.mesh.faces, vertexCount: document.mesh.vertices.count)
         let weights = topology.vertexWeights(faces: document.mesh.faces)
-        let frames = (0..<Self.framesPerPeriod).map {
-            Self.travellingRipple(grid.vertices, phase: 2 * Double.pi * Double($0) / Double(Self.framesPerPeriod))
+        let frames = try (0..<Self.framesPerPeriod).map {
+            try BenchmarkInputs.rippleGrid(faces: 50, phase: 2 * Double.pi * Double($0) / Double(Self.framesPerPeriod)).vertices
         }
         var mesh = try tessellator.tessellate(document.mesh, geometry: geometry, space: .points)
         var step = 0
@@ -92,16 +92,6 @@ extension BenchmarkRunner {
 
     /// 60 frames a period: a second of animation at 60 frames a second per wave.
     static let framesPerPeriod = 60
-
-    /// The ripple grid's vertices with its waves moved outwards by `phase`:
-    /// z = 0.05·sin(2π·4·r − phase), the reference ripple at phase 0.
-    static func travellingRipple(_ vertices: [MeshVertex], phase: Double) -> [MeshVertex] {
-        vertices.map { vertex in
-            let p = vertex.from
-            let r = ((p.x - 0.5) * (p.x - 0.5) + (p.y - 0.5) * (p.y - 0.5)).squareRoot()
-            return MeshVertex(from: p, to: Point3D(p.x, p.y, 0.05 * Double.sin(r * 2 * Double.pi * 4 - phase)))
-        }
-    }
 
     /// Automatic steps (issue 5's benchmark): the ripple on a 1000 × 1000 pt layer, depth scaled by
     /// the width, at τ = 0.5 pt (`auto`), against uniform tessellation making about as many

@@ -93,7 +93,7 @@ struct AdaptiveBuild {
             for i in range {
                 switch layout.nodes[i] {
                 case let .patch(cell, corner):
-                    out.write(i, sampler.sample(cell: Int(cell), FaceSampler.corner(Int(corner))))
+                    out.write(i, sampler.sample(cell: Int(cell), UnitSquare.corner(Int(corner))))
                 case let .limit(isolation):
                     out.write(i, sampler.limit(Int(isolation)))
                 case let .ring(cell, point):
@@ -113,7 +113,7 @@ struct AdaptiveBuild {
                 guard n > 1, segment.cell >= 0 else { continue }
                 for t in 1..<n {
                     let fraction = segment.fractionA + (segment.fractionB - segment.fractionA) * Double(t) / Double(n)
-                    out.write(segment.base + t - 1, sampler.sample(cell: Int(segment.cell), FaceSampler.side(Int(segment.side), fraction)))
+                    out.write(segment.base + t - 1, sampler.sample(cell: Int(segment.cell), UnitSquare.side(Int(segment.side), fraction)))
                 }
             }
         }
@@ -186,20 +186,5 @@ struct FaceSampler {
     func limit(_ i: Int) -> Sample {
         let isolation = isolations[i]
         return Sample(from: isolation.limitFrom, to: isolation.limitTo, normal: isolation.limitNormal)
-    }
-
-    /// Corner k's parameters: (0,0), (1,0), (1,1), (0,1).
-    static func corner(_ k: Int) -> SIMD2<Double> {
-        SIMD2(k == 1 || k == 2 ? 1 : 0, k >= 2 ? 1 : 0)
-    }
-
-    /// The point at fraction s along side k (from corner k to corner k + 1).
-    static func side(_ k: Int, _ s: Double) -> SIMD2<Double> {
-        switch k {
-        case 0: SIMD2(s, 0)
-        case 1: SIMD2(1, s)
-        case 2: SIMD2(1 - s, 1)
-        default: SIMD2(0, 1 - s)
-        }
     }
 }

@@ -36,7 +36,7 @@ struct CellStitcher {
     /// The samples along side k, from corner k to corner k + 1.
     func side(_ k: Int) -> [Local] {
         let corners = layout.cornerNodes[cell]
-        var chain = [Local(id: corners[k], uv: FaceSampler.corner(k))]
+        var chain = [Local(id: corners[k], uv: UnitSquare.corner(k))]
         for piece in layout.pieces[layout.sideStart[4 * cell + k]..<layout.sideStart[4 * cell + k + 1]] {
             let segment = layout.segments[Int(piece.segment)]
             let forward = chain[chain.count - 1].id == segment.a
@@ -44,16 +44,16 @@ struct CellStitcher {
             for j in 1..<max(r, 1) {
                 let index = segment.base + (forward ? j : r - j) - 1
                 let fraction = piece.start + (piece.end - piece.start) * Double(j) / Double(r)
-                chain.append(Local(id: Int32(truncatingIfNeeded: index), uv: FaceSampler.side(k, fraction)))
+                chain.append(Local(id: Int32(truncatingIfNeeded: index), uv: UnitSquare.side(k, fraction)))
             }
-            chain.append(Local(id: forward ? segment.b : segment.a, uv: FaceSampler.side(k, piece.end)))
+            chain.append(Local(id: forward ? segment.b : segment.a, uv: UnitSquare.side(k, piece.end)))
         }
         return chain
     }
 
     mutating func run() {
         let corners = layout.cornerNodes[cell]
-        func c(_ k: Int) -> Local { Local(id: corners[k], uv: FaceSampler.corner(k)) }
+        func c(_ k: Int) -> Local { Local(id: corners[k], uv: UnitSquare.corner(k)) }
         switch layout.kind[cell] {
         case .fan:
             let k = fanCorner

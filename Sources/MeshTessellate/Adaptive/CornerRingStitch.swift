@@ -17,14 +17,14 @@ extension CellStitcher {
     mutating func rings() {
         let k = fanCorner
         let corners = layout.cornerNodes[cell]
-        let vertex = Local(id: corners[k], uv: FaceSampler.corner(k))
+        let vertex = Local(id: corners[k], uv: UnitSquare.corner(k))
         let ids = layout.ringNodes[layout.ringStart[cell]..<layout.ringStart[cell + 1]]
         let levels = ids.count / 3
-        let origin = FaceSampler.corner(k)
+        let origin = UnitSquare.corner(k)
         /// Ring r's corner k + j (j = 1, 2, 3): the fraction `shrink` of the way from the vertex to
         /// the region's corner k + j.
         func point(_ r: Int, _ j: Int, shrink: Double) -> Local {
-            let far = FaceSampler.corner((k + j) % 4)
+            let far = UnitSquare.corner((k + j) % 4)
             return Local(id: ids[ids.startIndex + 3 * r + j - 1], uv: origin + shrink * (far - origin))
         }
         let shrinks = ringShrinks()
@@ -32,7 +32,7 @@ extension CellStitcher {
         let first = side((k + 1) % 4), second = side((k + 2) % 4)
         let i1 = point(0, 1, shrink: shrinks[0]), i2 = point(0, 2, shrink: shrinks[0]), i3 = point(0, 3, shrink: shrinks[0])
         for i in 0..<(first.count - 1) { triangle(i1, first[i], first[i + 1]) }
-        let o2 = Local(id: corners[(k + 2) % 4], uv: FaceSampler.corner((k + 2) % 4))
+        let o2 = Local(id: corners[(k + 2) % 4], uv: UnitSquare.corner((k + 2) % 4))
         triangle(o2, i1, i2)
         triangle(o2, i2, i3)
         for i in 0..<(second.count - 1) { triangle(i3, second[i], second[i + 1]) }

@@ -52,7 +52,7 @@ public struct CornerContinuation: Sendable {
         func local(_ p: SIMD2<Double>) -> SIMD2<Double> {
             SIMD2(k == 1 || k == 2 ? 1 - p.x : p.x, k >= 2 ? 1 - p.y : p.y)
         }
-        let farUV = [1, 2, 3].map { local(CornerContinuation.corner((k + $0) % 4)) }
+        let farUV = [1, 2, 3].map { local(UnitSquare.corner((k + $0) % 4)) }
         var fan = zip(farUV, corners).map { (uv: $0, point: $1) }
         // In that frame everything is in the first quadrant, where y / (x + y) grows with the angle.
         func angle(_ p: SIMD2<Double>) -> Double { p.y / (p.x + p.y) }
@@ -101,7 +101,7 @@ public struct CornerContinuation: Sendable {
             var split = 0.0
             for quadrant in 0..<4 {
                 let child = CornerContinuation.subdivide(points, quadrant: quadrant)
-                let offset = CornerContinuation.corner(quadrant) * (size / 2)
+                let offset = UnitSquare.corner(quadrant) * (size / 2)
                 split = max(split, polynomialBound(child, origin: origin + offset, size: size / 2, depth: depth - 1, target: target))
                 if split >= bestSoFar { return bestSoFar }
             }
@@ -291,9 +291,5 @@ public struct CornerContinuation: Sendable {
             for r in 0..<4 { out[4 * r + column] = h[r] }
         }
         return out
-    }
-
-    static func corner(_ k: Int) -> SIMD2<Double> {
-        SIMD2(k == 1 || k == 2 ? 1 : 0, k >= 2 ? 1 : 0)
     }
 }

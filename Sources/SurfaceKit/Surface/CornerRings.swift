@@ -89,7 +89,7 @@ extension CornerContinuation {
         func local(_ p: SIMD2<Double>) -> SIMD2<Double> {
             SIMD2(k == 1 || k == 2 ? 1 - p.x : p.x, k >= 2 ? 1 - p.y : p.y)
         }
-        let unit = [1, 2, 3].map { local(CornerContinuation.corner((k + $0) % 4)) }
+        let unit = [1, 2, 3].map { local(UnitSquare.corner((k + $0) % 4)) }
         let o = (0..<3).map { (outer.size * unit[$0], outer.points[$0]) }
         var farA: [(SIMD2<Double>, Point3D)]?, farB: [(SIMD2<Double>, Point3D)]?
         if farRate > 1 {
@@ -101,7 +101,7 @@ extension CornerContinuation {
                 var samples = [o[j]]
                 for step in 1..<farRate {
                     let f = Double(step) / Double(farRate)
-                    let uv = CornerContinuation.sidePoint(far.side, 1 - f)
+                    let uv = UnitSquare.side(far.side, 1 - f)
                     let p = far.patch.evaluate(u: uv.x, v: uv.y).to * scale
                     samples.append((o[j].0 + f * (o[j + 1].0 - o[j].0), p))
                 }
@@ -157,7 +157,7 @@ extension CornerContinuation {
             var split = 0.0
             for quadrant in 0..<4 {
                 let child = CornerContinuation.subdivide(points, quadrant: quadrant)
-                let offset = CornerContinuation.corner(quadrant) * (size / 2)
+                let offset = UnitSquare.corner(quadrant) * (size / 2)
                 split = max(split, polynomialBound(child, origin: origin + offset, size: size / 2, depth: depth - 1))
                 if split >= bestSoFar { return bestSoFar }
             }
@@ -302,16 +302,6 @@ extension FaceSurfaces {
 }
 
 extension CornerContinuation {
-    /// The point at fraction s along side k of a patch (from its corner k to k + 1).
-    static func sidePoint(_ k: Int, _ s: Double) -> SIMD2<Double> {
-        switch k {
-        case 0: SIMD2(s, 0)
-        case 1: SIMD2(1, s)
-        case 2: SIMD2(1 - s, 1)
-        default: SIMD2(0, 1 - s)
-        }
-    }
-
     /// What a far side sampled at m ≥ n evenly spaced segments can add to a ring bounded with n:
     /// along a ray from the fan's apex the two fans differ by (a share of) P_m − P_n, the
     /// polylines through the side's curve C, and |P_m − P_n| ≤ |P_m − C| + |C − P_n|. Linear

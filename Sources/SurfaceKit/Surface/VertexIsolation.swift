@@ -196,7 +196,7 @@ extension FaceSurfaces {
                 let parentOrigin = FaceSurfaces.cornerOrigin(q, level: relative - 1)
                 for j in 0..<4 where j != q {
                     guard let patch = levels[level - 1][i][j] else { continue }
-                    regions.append(.init(origin: parentOrigin + FaceSurfaces.cornerOffset(j) * size, size: size, patch: patch))
+                    regions.append(.init(origin: parentOrigin + UnitSquare.corner(j) * size, size: size, patch: patch))
                 }
             }
             let siblings = levels[depth - 1][i]
@@ -214,7 +214,7 @@ extension FaceSurfaces {
             var corners: [Point3D] = []
             for j in 1...3 {
                 guard let patch = levels[depth - 1][i][(q + j) % 4] else { return nil }
-                let uv = FaceSurfaces.cornerOffset(q)
+                let uv = UnitSquare.corner(q)
                 corners.append(patch.evaluate(u: uv.x, v: uv.y).to * pointScale)
             }
             return corners
@@ -273,7 +273,7 @@ extension FaceSurfaces {
                     }
                     cells.append(
                         IsolatedCell(
-                            face: t.face, level: depth, origin: parentOrigin + FaceSurfaces.cornerOffset(q) * size, patch: patch,
+                            face: t.face, level: depth, origin: parentOrigin + UnitSquare.corner(q) * size, patch: patch,
                             corner: t.corner, bound: 0, continuation: nil))
                 }
             }
@@ -293,7 +293,7 @@ extension FaceSurfaces {
                     guard let patch = levels[depth - 1][i][(t.corner + j) % 4] else {
                         throw FaceSurfaces.depthError(vertex: a, tolerance: tolerance)
                     }
-                    let uv = FaceSurfaces.cornerOffset(t.corner)
+                    let uv = UnitSquare.corner(t.corner)
                     let p = patch.evaluate(u: uv.x, v: uv.y)
                     samples.append(RingSample(from: p.from, to: p.to, normal: (p.toU * pointScale).cross(p.toV * pointScale).normalized()))
                 }
@@ -318,12 +318,7 @@ extension FaceSurfaces {
     /// Where the corner square of level ℓ at corner k starts: corner k of the face, pulled in by 2⁻ˡ.
     static func cornerOrigin(_ k: Int, level: Int) -> SIMD2<Double> {
         let far = 1 - Double(sign: .plus, exponent: -level, significand: 1)
-        return cornerOffset(k) * far
-    }
-
-    /// Corner k of the unit square: (0, 0), (1, 0), (1, 1), (0, 1).
-    static func cornerOffset(_ k: Int) -> SIMD2<Double> {
-        SIMD2(k == 1 || k == 2 ? 1 : 0, k >= 2 ? 1 : 0)
+        return UnitSquare.corner(k) * far
     }
 
     /// The B-spline patch of face `g` of a local level, or `nil` when it is not regular there.
