@@ -123,20 +123,14 @@ extension RationalPatch {
             uu: SIMD3(puu[0], puu[1], puu[2]), uv: SIMD3(puv[0], puv[1], puv[2]), vv: SIMD3(pvv[0], pvv[1], pvv[2]))
     }
 
-    /// P's second derivatives from the homogeneous point and its derivatives (quotient rule).
+    /// P's second derivatives from the homogeneous point and its derivatives (quotient rule): the
+    /// same operations on lanes 2–5 (`W·to` and `W`), which SIMD does lane by lane, so the same bits.
     @inline(__always)
     static func curvature(
         s: SIMD8<Double>, su: SIMD8<Double>, sv: SIMD8<Double>, suu: SIMD8<Double>, suv: SIMD8<Double>, svv: SIMD8<Double>
     ) -> PatchCurvature {
-        let inverse = 1 / s[5]
-        let p = s * inverse
-        let pu = (su - p * su[5]) * inverse
-        let pv = (sv - p * sv[5]) * inverse
-        let puu = (suu - 2 * pu * su[5] - p * suu[5]) * inverse
-        let puv = (suv - pu * sv[5] - pv * su[5] - p * suv[5]) * inverse
-        let pvv = (svv - 2 * pv * sv[5] - p * svv[5]) * inverse
-        return PatchCurvature(
-            uu: SIMD3(puu[2], puu[3], puu[4]), uv: SIMD3(puv[2], puv[3], puv[4]), vv: SIMD3(pvv[2], pvv[3], pvv[4]))
+        func lanes(_ x: SIMD8<Double>) -> SIMD4<Double> { SIMD4(x[2], x[3], x[4], x[5]) }
+        return curvature(toLanes: lanes(s), su: lanes(su), sv: lanes(sv), suu: lanes(suu), suv: lanes(suv), svv: lanes(svv))
     }
 
     /// The second derivative of the uniform cubic B-spline basis.
