@@ -147,7 +147,8 @@ public struct KeptExactOrder: Sendable {
             } else {
                 k = block.start
             }
-            guard let sorted = try Self.order(of: members, mesh: mesh, geometry: geometry, local: &local) else {
+            let small = members.count <= Self.largestPairwiseGroup ? pairwiseOrder(of: members, triangles: mesh.triangles) : nil
+            guard let sorted = try small ?? Self.order(of: members, mesh: mesh, geometry: geometry, local: &local) else {
                 return .failure(.needsSplitting)
             }
             next += sorted
@@ -219,6 +220,52 @@ public struct KeptExactOrder: Sendable {
                 byRoot[root] = result.count
                 result.append(EditBlocks.Group(lo: lo[k], hi: hi[k], home: home, members: [c]))
             }
+        }
+        return result
+    }
+
+    /// Blocks of at most this many triangles are ordered by testing every pair: a few hundred
+    /// pair tests cost less than setting up the full sort's passes for them.
+    static let largestPairwiseGroup = 24
+
+    /// An order of `members` (themselves alone) that draws every pair the exact sort's pair test
+    /// orders back before front, the smallest place in `members` first among those free to go;
+    /// `nil` when a pair crosses or the pairs make a cycle (the full sort's path then decides).
+    /// It is a painter's order by definition: every overlapping pair is tested.
+    func pairwiseOrder(of members: [Int32], triangles: [SIMD3<Int32>]) -> [Int32]? {
+        let count = members.count
+        guard count > 1 else { return members }
+        // behind[j] holds the bits of the members that must be drawn before member j.
+        var behind = [UInt32](repeating: 0, count: count)
+        let crossing = screen.withUnsafeBufferPointer { s -> Bool in
+            for i in 0..<count {
+                let a = Int(members[i])
+                guard signs[a] != 0 else { continue }
+                for j in (i + 1)..<count {
+                    let b = Int(members[j])
+                    guard signs[b] != 0 else { continue }
+                    let p = boxes[a], q = boxes[b]
+                    guard p.x < q.z, q.x < p.z, p.y < q.w, q.y < p.w else { continue }
+                    switch PairOcclusion.relation(triangles[a], triangles[b], s, signs: (Double(signs[a]), Double(signs[b]))) {
+                    case .apart, .level: continue
+                    case .crossing: return true
+                    case .firstInFront: behind[i] |= 1 << UInt32(j)
+                    case .secondInFront: behind[j] |= 1 << UInt32(i)
+                    }
+                }
+            }
+            return false
+        }
+        guard !crossing else { return nil }
+        var drawn: UInt32 = 0
+        var result: [Int32] = []
+        result.reserveCapacity(count)
+        while result.count < count {
+            guard let next = (0..<count).first(where: { drawn & (1 << UInt32($0)) == 0 && behind[$0] & ~drawn == 0 }) else {
+                return nil // a cycle
+            }
+            drawn |= 1 << UInt32(next)
+            result.append(members[next])
         }
         return result
     }
