@@ -12,6 +12,12 @@ final class EditSlot: Sendable {
         var kept: KeptTessellation?
         /// With the depth sort: the kept draw order of `kept.mesh`.
         var depth: KeptDepthOrder?
+        /// With the exact sort in points space: the kept draw order of `kept.mesh`, when it needs
+        /// no split piece.
+        var exact: KeptExactOrder?
+        /// With the exact sort: whether the last one split pieces (or clipped), so that the next
+        /// edit sorts in full rather than first trying for an order of whole triangles.
+        var exactSplits = false
         /// The sort `answer` was made with.
         var sort: PainterSorter.Mode = .none
         /// The binary answer of `kept.mesh`, and the tag the client names to ask for changes since.

@@ -30,7 +30,8 @@ extension BinaryAnswer {
 extension MeshService {
     /// The most triangles whose tessellation and answer a slot keeps: about 125 bytes a triangle
     /// (the evaluation, the mesh, the depth order and the answer), so at most 125 MB a slot and
-    /// 500 MB for the four; an edit of a larger mesh is computed in full each time.
+    /// 500 MB for the four; an edit of a larger mesh is computed in full each time. A kept exact
+    /// order adds about 80 bytes a triangle (its places, screen boxes and their grid).
     static let largestKeptTriangles = 1_000_000
 
     /// The binary answer of ``tessellate(_:options:space:sort:)`` for `document`. With fixed steps
@@ -87,6 +88,8 @@ extension MeshService {
         }
         var kept = state.kept
         var depth = state.sort == .depth ? state.depth : nil
+        var exact = state.sort == .exact && state.space == .points ? state.exact : nil
+        var exactSplits = state.sort == .exact && state.space == .points && state.exactSplits
         var answer = state.sort == sort && state.space == space ? state.answer : nil
         let previousSorted = state.sort == sort && state.space == space ? state.sorted : nil
         let previousTag = state.tag
@@ -116,6 +119,26 @@ extension MeshService {
                 spans = try MeshEncoding.patch(&held, mesh: mesh, edit: edit, order: order, previousOrder: previous)
                 answer = held
             }
+        } else if sort == .exact, space == .points, !exactSplits {
+            // The kept order of whole triangles, updated for the edit (only the changed triangles and
+            // the windows they move across are sorted again) or made anew; `nil` when the exact sort
+            // must split or clip, and the library's sort below does that.
+            let previous = exact?.order
+            if let edit, var updated = exact, case .success = try updated.update(mesh: mesh, edit: edit, geometry: document.geometry) {
+                exact = updated
+            } else {
+                exact = try KeptExactOrder(mesh: mesh, geometry: document.geometry)
+                exactSplits = exact == nil
+            }
+            order = exact?.order
+            timing.lap("sort")
+            // The held answer lists the tessellation before the edit in `previous`: every place whose
+            // triangle changed or moved is rewritten, whether the order was updated or made anew.
+            if let edit, var held = answer, let previous, let order {
+                answer = nil
+                spans = try MeshEncoding.patch(&held, mesh: mesh, edit: edit, order: order, previousOrder: previous)
+                answer = held
+            }
         } else if sort == .none, let edit, var held = answer {
             answer = nil
             spans = try MeshEncoding.patch(&held, mesh: mesh, edit: edit)
@@ -128,6 +151,8 @@ extension MeshService {
                 mesh: mesh, geometry: document.geometry, mode: sort, space: space, maximumTriangles: options.maximumTriangles
             ).mesh
             timing.lap("sort")
+            // Nothing split or clipped: the next edit tries for a kept order of whole triangles again.
+            if sort == .exact { exactSplits = sorted.triangleCount != mesh.triangleCount || sorted.vertexCount != mesh.vertexCount }
             // Taken out of `answer`, so that the patch below changes the only reference in place.
             var held = answer
             answer = nil
@@ -155,7 +180,7 @@ extension MeshService {
             guard let bytes else { return nil }
             let tag = "\(String(instance, radix: 36))-\(slot.serial)-\(version)"
             state = EditSlot.State(
-                kept: kept, sort: sort, answer: bytes, space: space,
+                kept: kept, exactSplits: exactSplits, sort: sort, answer: bytes, space: space,
                 sorted: space == .points ? SortedAnswer(sorted, inputVertexCount: mesh.vertexCount) : nil, tag: tag, version: version)
             let result = BinaryAnswer(
                 bytes, triangleCount: sorted.triangleCount, tag: tag, changes: since != nil && since == previousTag ? changes : nil)
@@ -165,7 +190,7 @@ extension MeshService {
         if spans == nil { answer = try MeshEncoding.binary(order.map { mesh.reordered($0) } ?? mesh) }
         guard let full = answer else { return nil }
         let tag = "\(String(instance, radix: 36))-\(slot.serial)-\(version)"
-        state = EditSlot.State(kept: kept, depth: depth, sort: sort, answer: full, space: space, tag: tag, version: version)
+        state = EditSlot.State(kept: kept, depth: depth, exact: exact, sort: sort, answer: full, space: space, tag: tag, version: version)
         let result = BinaryAnswer(
             full, triangleCount: mesh.triangleCount, tag: tag, changes: since != nil && since == previousTag ? spans : nil)
         timing.lap("encode")
