@@ -22,8 +22,9 @@ enum ScreenOrientation {
         uncertain: UnsafeMutableBufferPointer<UInt8>? = nil
     ) -> [Int8] {
         let n = tris.count
-        var sign = [Int8](repeating: 0, count: n)
-        sign.withUnsafeMutableBufferPointer { sign in
+        // Every sign is written below (0 included), so the array needs no zero fill first.
+        return [Int8](unsafeUninitializedCapacity: n) { sign, initialized in
+            initialized = n
             guard let base = sign.baseAddress else { return }
             // Each chunk writes only its own triangles' signs, so the chunks can run on all cores.
             let out = SharedMutableBuffer(base: base)
@@ -37,12 +38,14 @@ enum ScreenOrientation {
                         _ = shims_fetch_or_u8(marks + Int(tri.y), 3)
                         _ = shims_fetch_or_u8(marks + Int(tri.z), 3)
                     }
-                    guard area != 0, area.isFinite, a.z.isFinite, b.z.isFinite, c.z.isFinite else { continue }
+                    guard area != 0, area.isFinite, a.z.isFinite, b.z.isFinite, c.z.isFinite else {
+                        out.base[t] = 0
+                        continue
+                    }
                     out.base[t] = area > 0 ? 1 : -1
                 }
             }
         }
-        return sign
     }
 
     /// The z-component of (b − a) × (c − a) in screen x and y, twice the signed screen area of the

@@ -155,7 +155,10 @@ private extension SortPool {
     }
 
     /// The first triangle naming a vertex below 0 or from `vertexCount` on, on all cores: each
-    /// block of triangles finds its own first, and the least of those is the first of all.
+    /// block of triangles finds its own first, and the least of those is the first of all. A block
+    /// first takes the largest corner of all its triangles, without a branch (the loop vectorizes);
+    /// only a block whose largest corner is out of range is searched for its first bad triangle,
+    /// which is then the same triangle a search of every block finds.
     static func firstBadTriangle(_ triangles: [SIMD3<Int32>], vertexCount: Int) -> Int? {
         // Negative indices are huge as UInt32, so one comparison a corner checks both ends.
         let bound = UInt32(clamping: vertexCount)
@@ -163,7 +166,11 @@ private extension SortPool {
         let blocks = (triangles.count + block - 1) / block
         let firsts = triangles.withUnsafeBufferPointer { tris in
             parallelParts(blocks) { b -> Int? in
-                (b * block..<Swift.min(tris.count, (b + 1) * block)).first { i in
+                let range = b * block..<Swift.min(tris.count, (b + 1) * block)
+                var largest = SIMD3<UInt32>.zero
+                for i in range { largest = pointwiseMax(largest, SIMD3<UInt32>(truncatingIfNeeded: tris[i])) }
+                guard largest.max() >= bound else { return nil }
+                return range.first { i in
                     let t = SIMD3<UInt32>(truncatingIfNeeded: tris[i])
                     return Swift.max(t.x, t.y, t.z) >= bound
                 }

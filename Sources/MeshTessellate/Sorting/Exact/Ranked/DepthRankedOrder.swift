@@ -100,9 +100,11 @@ enum DepthRankedOrder {
         // with its own bounds and sum, added in part order: the grid below is the same on any
         // number of cores.
         let parts = m >= SortParallelism.minimumPart ? SortParallelism.parts : 1
-        // Atomically whenever there are parts: `parallelParts` decides on its own how many of
-        // them run at once.
-        let atomically = parts > 1
+        // Atomically whenever several parts may run at once. On one thread `parallelParts` runs
+        // them one after another on the calling thread, so plain marks give the same bits (each
+        // mark is an OR, and the parts' marks are the same in any order) without a locked
+        // read-modify-write (a compare-exchange loop) for every corner marked.
+        let atomically = parts > 1 && ProcessInfoCores.count > 1
         let partBounds = fillSlots(
             slots, keys: &keys, list: list, sign: sign, screen: s, triangles: tris, turns: turns, parts: parts,
             atomically: atomically)
