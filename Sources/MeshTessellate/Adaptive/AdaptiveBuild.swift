@@ -52,12 +52,14 @@ struct AdaptiveBuild {
                         guard let bt = pt.baseAddress, let bs = ps.baseAddress, let bd = pd.baseAddress else { return }
                         let tri = SharedMutableBuffer(base: bt), src = SharedMutableBuffer(base: bs), dev = SharedMutableBuffer(base: bd)
                         parallelChunks(cells.count, minimumChunk: 512) { range in
+                            // One stitcher a chunk, moved from cell to cell: each copy of the
+                            // layout and the points would retain and release every array in them.
+                            var stitcher = CellStitcher(
+                                cell: 0, layout: layout, points: points, policy: policy, patch: nil, fanCorner: -1, bound: 0,
+                                scale: scale, output: tri, parameters: keepParameters ? parameterBase : nil, origin: .zero, size: 1,
+                                cursor: 0)
                             for c in range {
-                                var stitcher = CellStitcher(
-                                    cell: c, layout: layout, points: points, policy: policy, patch: cells[c].patch,
-                                    fanCorner: cells[c].fanCorner, bound: cells[c].bound, scale: scale, output: tri,
-                                    parameters: keepParameters ? parameterBase : nil, origin: cells[c].origin, size: cells[c].size,
-                                    cursor: layout.triangleBase[c])
+                                stitcher.start(cell: c, cells[c], cursor: layout.triangleBase[c])
                                 let known = measured?.deviation(c)
                                 stitcher.measuring = known == nil
                                 stitcher.run()
@@ -186,5 +188,21 @@ struct FaceSampler {
     func limit(_ i: Int) -> Sample {
         let isolation = isolations[i]
         return Sample(from: isolation.limitFrom, to: isolation.limitTo, normal: isolation.limitNormal)
+    }
+}
+
+extension CellStitcher {
+    /// Moves the stitcher to cell c, as if made for it: its patch, corner and square, the first
+    /// triangle's slot, nothing measured yet.
+    mutating func start(cell c: Int, _ cell: AdaptiveCell, cursor: Int) {
+        self.cell = c
+        patch = cell.patch
+        fanCorner = cell.fanCorner
+        bound = cell.bound
+        origin = cell.origin
+        size = cell.size
+        self.cursor = cursor
+        deviation = 0
+        measuring = true
     }
 }

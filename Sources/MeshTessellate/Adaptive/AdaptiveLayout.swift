@@ -104,24 +104,31 @@ struct AdaptiveLayout: Sendable {
         let n = AdaptiveLayout.unit
         let cellCount = cells.count
         // Nodes: every cell corner, keyed where it lies.
-        var nodeIndex: [NodeKey: Int32] = [:]
-        nodeIndex.reserveCapacity(cellCount + 16)
+        var nodeIndex = NodeTable(vertexCount: surfaces.vertexCount)
         var nodes: [NodeSource] = []
+        nodes.reserveCapacity(cellCount + 16)
         var cornerNodes = [SIMD4<Int32>](repeating: .zero, count: cellCount)
-        var edgeBreaks: [Int: [Int64]] = [:]
-        var faceInner: [Int: [SIMD2<Int64>]] = [:]
+        // Per control edge and per face, the nodes on it and inside it (pieces only); and which
+        // edges and faces have any.
+        var edgeBreaks = [[Int64]](repeating: [], count: surfaces.edgeCount)
+        var faceInner = [[SIMD2<Int64>]](repeating: [], count: surfaces.faceCount)
+        var brokenEdges: [Int] = [], facesWithInner: [Int] = []
         for c in 0..<cellCount {
-            let cell = cells[c]
+            let cell = CellPlace(cells[c])
             for k in 0..<4 {
                 let p = AdaptiveLayout.corner(k, of: cell)
                 let key = AdaptiveLayout.key(face: cell.face, p, surfaces: surfaces)
                 switch key.kind {
-                case .edge: edgeBreaks[Int(key.a), default: []].append(key.b)
-                case .face: faceInner[cell.face, default: []].append(p)
+                case .edge:
+                    if edgeBreaks[Int(key.a)].isEmpty { brokenEdges.append(Int(key.a)) }
+                    edgeBreaks[Int(key.a)].append(key.b)
+                case .face:
+                    if faceInner[cell.face].isEmpty { facesWithInner.append(cell.face) }
+                    faceInner[cell.face].append(p)
                 case .vertex: break
                 }
                 let source: NodeSource
-                if cell.patch != nil {
+                if cell.isPatch {
                     source = .patch(cell: Int32(c), corner: UInt8(k))
                 } else if k == cell.fanCorner, key.kind == .vertex, let i = isolationOfVertex[Int(key.a)] {
                     source = .limit(isolation: i)
@@ -146,8 +153,8 @@ struct AdaptiveLayout: Sendable {
         var ringStart = [Int](repeating: 0, count: cellCount + 1)
         for c in 0..<cellCount {
             ringStart[c] = ringNodes.count
+            guard !cells[c].rings.isEmpty else { continue }
             let cell = cells[c]
-            guard !cell.rings.isEmpty else { continue }
             let k = cell.fanCorner
             let p0 = AdaptiveLayout.corner(k, of: cell)
             for (r, level) in cell.rings.enumerated() {
@@ -174,17 +181,20 @@ struct AdaptiveLayout: Sendable {
         guard !nodes.contains(.pending) else {
             throw MeshError(.unsupported, path: "faces", "a corner of a piece next to an irregular vertex has no surface to sample")
         }
-        for e in edgeBreaks.keys { edgeBreaks[e] = Array(Set(edgeBreaks[e] ?? [])).sorted() }
-        for f in faceInner.keys { faceInner[f] = Array(Set(faceInner[f] ?? [])).sorted { ($0.y, $0.x) < ($1.y, $1.x) } }
+        for e in brokenEdges { edgeBreaks[e] = Array(Set(edgeBreaks[e])).sorted() }
+        for f in facesWithInner { faceInner[f] = Array(Set(faceInner[f])).sorted { ($0.y, $0.x) < ($1.y, $1.x) } }
         // Sides: the chain of nodes along each, split into segments that take the larger rate.
-        var segmentIndex: [SIMD2<Int32>: Int32] = [:]
-        segmentIndex.reserveCapacity(2 * cellCount + 16)
+        var segmentIndex = SegmentTable(nodeCount: nodes.count, segmentCapacity: 2 * cellCount + 16)
         var segments: [Segment] = []
+        segments.reserveCapacity(2 * cellCount + 16)
+        // Kept across sides, so a side allocates nothing.
+        var inner: [(Int64, SIMD2<Int64>)] = []
+        var chain: [(Int32, Double)] = []
         var pieces: [Piece] = []
         pieces.reserveCapacity(4 * cellCount)
         var sideStart = [Int](repeating: 0, count: 4 * cellCount + 1)
         for c in 0..<cellCount {
-            let cell = cells[c]
+            let cell = CellPlace(cells[c])
             let f = cell.face
             let corners = surfaces.corners(ofFace: f), edges = surfaces.edges(ofFace: f)
             for k in 0..<4 {
@@ -192,7 +202,7 @@ struct AdaptiveLayout: Sendable {
                 let p0 = AdaptiveLayout.corner(k, of: cell), p1 = AdaptiveLayout.corner((k + 1) % 4, of: cell)
                 let length = Double(max(abs(p1.x - p0.x), abs(p1.y - p0.y)))
                 // Nodes strictly inside the side, by their distance from p0.
-                var inner: [(Int64, SIMD2<Int64>)] = []
+                inner.removeAll(keepingCapacity: true)
                 func consider(_ q: SIMD2<Int64>) {
                     let lo = pointwiseMin(p0, p1), hi = pointwiseMax(p0, p1)
                     guard q.x >= lo.x, q.x <= hi.x, q.y >= lo.y, q.y <= hi.y, q != p0, q != p1 else { return }
@@ -200,15 +210,16 @@ struct AdaptiveLayout: Sendable {
                 }
                 if let j = AdaptiveLayout.faceSide(p0, p1) {
                     let e = Int(edges[j])
-                    if let breaks = edgeBreaks[e] {
+                    if !edgeBreaks[e].isEmpty {
                         let forward = corners[j] == surfaces.vertices(ofEdge: e).x
-                        for t in breaks { consider(AdaptiveLayout.point(onSide: j, at: forward ? t : n - t)) }
+                        for t in edgeBreaks[e] { consider(AdaptiveLayout.point(onSide: j, at: forward ? t : n - t)) }
                     }
-                } else if let points = faceInner[f] {
-                    for q in points { consider(q) }
+                } else {
+                    for q in faceInner[f] { consider(q) }
                 }
-                inner.sort { $0.0 < $1.0 }
-                var chain: [(Int32, Double)] = [(cornerNodes[c][k], 0)]
+                if inner.count > 1 { inner.sort { $0.0 < $1.0 } }
+                chain.removeAll(keepingCapacity: true)
+                chain.append((cornerNodes[c][k], 0))
                 for (distance, q) in inner {
                     guard let i = nodeIndex[AdaptiveLayout.key(face: f, q, surfaces: surfaces)] else { continue }
                     chain.append((i, Double(distance) / length))
@@ -222,18 +233,18 @@ struct AdaptiveLayout: Sendable {
                     let share = Double(rate) * (fb - fa)
                     let need = max(1, Int((share - 1e-9).rounded(.up)))
                     let s: Int32
-                    if let existing = segmentIndex[key] {
+                    if let existing = segmentIndex.find(key.x, key.y, in: segments) {
                         s = existing
                     } else {
                         s = Int32(truncatingIfNeeded: segments.count)
-                        segmentIndex[key] = s
+                        segmentIndex.add(s, lower: key.x)
                         segments.append(Segment(a: key.x, b: key.y, rate: 1, cell: -1, side: 0, fractionA: 0, fractionB: 0, base: 0))
                     }
                     // A corner square asks for its own segments on its far sides (k + 1, k + 2).
-                    let far = cell.patch == nil && (k == (cell.fanCorner + 1) % 4 || k == (cell.fanCorner + 2) % 4)
-                    let asked = cell.patch != nil ? need : far ? max(1, Int((Double(cell.farRate) * (fb - fa) - 1e-9).rounded(.up))) : 1
+                    let far = !cell.isPatch && (k == (cell.fanCorner + 1) % 4 || k == (cell.fanCorner + 2) % 4)
+                    let asked = cell.isPatch ? need : far ? max(1, Int((Double(cell.farRate) * (fb - fa) - 1e-9).rounded(.up))) : 1
                     segments[Int(s)].rate = max(segments[Int(s)].rate, asked)
-                    if cell.patch != nil, segments[Int(s)].cell < 0 {
+                    if cell.isPatch, segments[Int(s)].cell < 0 {
                         segments[Int(s)].cell = Int32(c)
                         segments[Int(s)].side = UInt8(k)
                         segments[Int(s)].fractionA = a < b ? fa : fb
@@ -281,7 +292,7 @@ struct AdaptiveLayout: Sendable {
         // Rates are reported per face side from each face's largest pieces (a whole face, or the
         // first level of pieces that are patches); deeper pieces only close in on a vertex.
         var shallowest = [Int](repeating: Int.max, count: surfaces.faceCount)
-        for cell in cells where cell.patch != nil { shallowest[cell.face] = min(shallowest[cell.face], cell.level) }
+        for c in 0..<cellCount where cells[c].patch != nil { shallowest[cells[c].face] = min(shallowest[cells[c].face], cells[c].level) }
         var triangles = 0
         for c in 0..<cellCount {
             triangleBase[c] = triangles
@@ -431,6 +442,11 @@ struct AdaptiveLayout: Sendable {
 
     /// Corner k of a cell in dyadic coordinates of its face.
     static func corner(_ k: Int, of cell: AdaptiveCell) -> SIMD2<Int64> {
+        corner(k, of: CellPlace(cell))
+    }
+
+    /// Corner k of a cell in dyadic coordinates of its face.
+    static func corner(_ k: Int, of cell: CellPlace) -> SIMD2<Int64> {
         let size = unit >> Int64(cell.level)
         let origin = SIMD2(Int64(cell.origin.x * Double(unit)), Int64(cell.origin.y * Double(unit)))
         return origin &+ SIMD2(k == 1 || k == 2 ? size : 0, k >= 2 ? size : 0)

@@ -131,7 +131,7 @@ public struct AdaptiveTessellator: Sendable {
                 triangleCount: layout.triangleCount, vertexCount: layout.vertexCount, worstDeviation: worst, rounds: round,
                 equivalentUniformSteps: AdaptiveTessellator.steps(reaching: layout.largestRate),
                 isolatedVertices: isolations.count, deepestIsolation: isolations.map(\.depth).max() ?? 0,
-                largestCornerBound: cells.reduce(0.0) { max($0, $1.bound) })
+                largestCornerBound: cells.indices.reduce(0.0) { max($0, cells[$1].bound) })
             let pointsMesh = TriangleMesh(
                 space: .points, positions: built.unitPositions.map { $0 * scale }, from: built.from,
                 normals: built.normals, triangles: built.triangles, sourceFaces: built.sourceFaces)

@@ -5,21 +5,21 @@ import SurfaceKit
 /// and measures how far each triangle strays from the cell's B-spline patch. A corner square at an
 /// irregular vertex is a fan from that vertex, within its proven bound.
 struct CellStitcher {
-    let cell: Int
+    var cell: Int
     let layout: AdaptiveLayout
     /// Points-space positions of every output vertex.
     let points: [Point3D]
     let policy: DiagonalPolicy
-    let patch: RationalPatch?
-    let fanCorner: Int
-    let bound: Double
+    var patch: RationalPatch?
+    var fanCorner: Int
+    var bound: Double
     let scale: SIMD3<Double>
     let output: SharedMutableBuffer<SIMD3<Int32>>
     /// When kept: each triangle's corners' (u, v) in its face, three a triangle.
     let parameters: SharedMutableBuffer<SIMD2<Double>>?
     /// The cell's square in its face: cell (s, t) is face `origin + size·(s, t)`.
-    let origin: SIMD2<Double>
-    let size: Double
+    var origin: SIMD2<Double>
+    var size: Double
     var cursor: Int
     /// The largest distance measured between a triangle and the patch (the bound for a fan).
     var deviation = 0.0
@@ -275,14 +275,7 @@ struct CellStitcher {
         }
         cursor += 1
         guard measuring, let patch else { return }
-        let pa = points[Int(a.id)], pb = points[Int(b.id)], pc = points[Int(c.id)]
-        func gap(_ uv: SIMD2<Double>, _ linear: Point3D) -> Double {
-            let d = patch.position(u: uv.x, v: uv.y) * scale - linear
-            return (d * d).sum().squareRoot()
-        }
-        for w in CellStitcher.measuredPoints {
-            deviation = max(deviation, gap(w.x * a.uv + w.y * b.uv + w.z * c.uv, w.x * pa + w.y * pb + w.z * pc))
-        }
+        deviation = max(deviation, measured(a, b, c, on: patch))
     }
 
     /// Where a patch triangle is measured, in barycentric weights: its centroid, edge midpoints,

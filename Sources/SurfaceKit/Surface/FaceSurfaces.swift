@@ -103,13 +103,16 @@ public struct FaceSurfaces: Sendable {
         // slot, mirroring fills nothing, so it runs only where a slot is −1.
         let slots = 16 * f..<16 * f + 16
         var phantoms = false
-        var values = [SIMD8<Double>](unsafeUninitializedCapacity: 16) { buffer, count in
-            for (slot, i) in zip(0..<16, neighbourhoods[slots]) {
-                buffer.initializeElement(at: slot, to: i >= 0 ? control[Int(i)] : .zero)
-                if i < 0 { phantoms = true }
-            }
-            count = 16
+        func at(_ slot: Int) -> SIMD8<Double> {
+            let i = neighbourhoods[16 * f + slot]
+            if i < 0 { phantoms = true }
+            return i >= 0 ? control[Int(i)] : .zero
         }
+        // An array literal: `Array(unsafeUninitializedCapacity:)` and `Array(repeating:count:)`
+        // look up the storage's generic metadata on every call, which cost more than the copy.
+        let (v0, v1, v2, v3, v4, v5, v6, v7) = (at(0), at(1), at(2), at(3), at(4), at(5), at(6), at(7))
+        let (v8, v9, v10, v11, v12, v13, v14, v15) = (at(8), at(9), at(10), at(11), at(12), at(13), at(14), at(15))
+        var values: [SIMD8<Double>] = [v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15]
         if phantoms { TopologyLevel.fillPhantoms(&values, indices: Array(neighbourhoods[slots])) }
         return RationalPatch(control: values)
     }

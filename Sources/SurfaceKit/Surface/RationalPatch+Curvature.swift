@@ -75,27 +75,28 @@ extension RationalPatch {
                             along[k + 2] = (dd[0] * c0 + dd[1] * c1) + (dd[2] * c2 + dd[3] * c3)
                         }
                     }
-                    return [PatchCurvature](unsafeUninitializedCapacity: n * n) { result, initialized in
-                        for j in 0..<n {
-                            let b = weights[3 * j], d = weights[3 * j + 1], dd = weights[3 * j + 2]
-                            for i in 0..<n {
-                                var s = SIMD4<Double>(), su = s, sv = s, suu = s, suv = s, svv = s
-                                for row in 0..<4 {
-                                    let k = 3 * (4 * i + row)
-                                    let r = along[k], ru = along[k + 1], ruu = along[k + 2]
-                                    s += b[row] * r
-                                    su += b[row] * ru
-                                    sv += d[row] * r
-                                    suu += b[row] * ruu
-                                    suv += d[row] * ru
-                                    svv += dd[row] * r
-                                }
-                                result.initializeElement(
-                                    at: j * n + i, to: RationalPatch.curvature(toLanes: s, su: su, sv: sv, suu: suu, suv: suv, svv: svv))
+                    // Appended into reserved room: `Array(unsafeUninitializedCapacity:)` looks up
+                    // the storage's generic metadata on every call.
+                    var result: [PatchCurvature] = []
+                    result.reserveCapacity(n * n)
+                    for j in 0..<n {
+                        let b = weights[3 * j], d = weights[3 * j + 1], dd = weights[3 * j + 2]
+                        for i in 0..<n {
+                            var s = SIMD4<Double>(), su = s, sv = s, suu = s, suv = s, svv = s
+                            for row in 0..<4 {
+                                let k = 3 * (4 * i + row)
+                                let r = along[k], ru = along[k + 1], ruu = along[k + 2]
+                                s += b[row] * r
+                                su += b[row] * ru
+                                sv += d[row] * r
+                                suu += b[row] * ruu
+                                suv += d[row] * ru
+                                svv += dd[row] * r
                             }
+                            result.append(RationalPatch.curvature(toLanes: s, su: su, sv: sv, suu: suu, suv: suv, svv: svv))
                         }
-                        initialized = n * n
                     }
+                    return result
                 }
             }
         }
