@@ -29,9 +29,9 @@ extension BinaryAnswer {
 
 extension MeshService {
     /// The most triangles whose tessellation and answer a slot keeps: about 125 bytes a triangle
-    /// (the evaluation, the mesh, the depth order and the answer), so at most 125 MB a slot and
-    /// 500 MB for the four; an edit of a larger mesh is computed in full each time. A kept exact
-    /// order adds about 80 bytes a triangle (its places, screen boxes and their grid).
+    /// (the evaluation, the mesh, the depth order and the answer), and about 80 more with a kept
+    /// exact order (its places, screen boxes and their grid), so at most about 205 MB a slot and
+    /// 820 MB for the four; an edit of a larger mesh is computed in full each time.
     static let largestKeptTriangles = 1_000_000
 
     /// The binary answer of ``tessellate(_:options:space:sort:)`` for `document`. With fixed steps
