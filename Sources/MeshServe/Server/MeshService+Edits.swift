@@ -124,8 +124,13 @@ extension MeshService {
             // the windows they move across are sorted again) or made anew; `nil` when the exact sort
             // must split or clip, and the library's sort below does that.
             let previous = exact?.order
-            if let edit, var updated = exact, case .success = try updated.update(mesh: mesh, edit: edit, geometry: document.geometry) {
-                exact = updated
+            // Taken out of `exact` before the update, so that its arrays (the places, screen
+            // points, boxes and the grid's cells) have one reference and change in place instead
+            // of being copied whole on every edit.
+            if let edit, var keptOrder = exact.take(),
+                case .success = try keptOrder.update(mesh: mesh, edit: edit, geometry: document.geometry)
+            {
+                exact = keptOrder
             } else {
                 exact = try KeptExactOrder(mesh: mesh, geometry: document.geometry)
                 exactSplits = exact == nil
