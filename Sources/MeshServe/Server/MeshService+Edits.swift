@@ -104,38 +104,34 @@ extension MeshService {
         guard let mesh = kept?.mesh else { return nil }
         var spans: [Range<Int>]?
         var order: [Int32]?
-        if sort == .depth, space == .points {
-            let previous = depth?.order
-            if let edit, var updated = depth, updated.update(mesh: mesh, edit: edit, geometry: document.geometry) {
-                depth = updated
+        if space == .points, sort == .depth || (sort == .exact && !exactSplits) {
+            // The kept order, updated for the edit or made anew. Each is taken out of its optional
+            // before the update, so that its arrays have one reference and change in place
+            // instead of being copied whole on every edit.
+            let previous: [Int32]?
+            if sort == .depth {
+                previous = depth?.order
+                if let edit, var keptOrder = depth.take(), keptOrder.update(mesh: mesh, edit: edit, geometry: document.geometry) {
+                    depth = keptOrder
+                } else {
+                    depth = try KeptDepthOrder(mesh: mesh, geometry: document.geometry)
+                    answer = nil
+                }
+                order = depth?.order
             } else {
-                depth = try KeptDepthOrder(mesh: mesh, geometry: document.geometry)
-                answer = nil
+                // Only the changed triangles and the windows they move across are sorted again;
+                // `nil` when the exact sort must split or clip, and the library's sort below does that.
+                previous = exact?.order
+                if let edit, var keptOrder = exact.take(),
+                    case .success = try keptOrder.update(mesh: mesh, edit: edit, geometry: document.geometry)
+                {
+                    exact = keptOrder
+                } else {
+                    exact = try KeptExactOrder(mesh: mesh, geometry: document.geometry)
+                    exactSplits = exact == nil
+                }
+                order = exact?.order
             }
-            order = depth?.order
-            timing.lap("sort")
-            if let edit, var held = answer, let previous, let order {
-                answer = nil
-                spans = try MeshEncoding.patch(&held, mesh: mesh, edit: edit, order: order, previousOrder: previous)
-                answer = held
-            }
-        } else if sort == .exact, space == .points, !exactSplits {
-            // The kept order of whole triangles, updated for the edit (only the changed triangles and
-            // the windows they move across are sorted again) or made anew; `nil` when the exact sort
-            // must split or clip, and the library's sort below does that.
-            let previous = exact?.order
-            // Taken out of `exact` before the update, so that its arrays (the places, screen
-            // points, boxes and the grid's cells) have one reference and change in place instead
-            // of being copied whole on every edit.
-            if let edit, var keptOrder = exact.take(),
-                case .success = try keptOrder.update(mesh: mesh, edit: edit, geometry: document.geometry)
-            {
-                exact = keptOrder
-            } else {
-                exact = try KeptExactOrder(mesh: mesh, geometry: document.geometry)
-                exactSplits = exact == nil
-            }
-            order = exact?.order
             timing.lap("sort")
             // The held answer lists the tessellation before the edit in `previous`: every place whose
             // triangle changed or moved is rewritten, whether the order was updated or made anew.
