@@ -29,8 +29,76 @@ public extension SubdivisionPlan {
             positions.withUnsafeMutableBufferPointer { p in
                 normals.withUnsafeMutableBufferPointer { n in
                     guard let p = p.baseAddress, let n = n.baseAddress else { return }
-                    let output = SampleOutput(from: nil, to: p, normals: n, positionScale: pointScale)
-                    writeRegularPatchSamples(data: src, pointScale: pointScale, into: output)
+                    writeRegularPatchPoints(data: src, pointScale: pointScale, positions: p, normals: n)
+                }
+            }
+        }
+    }
+}
+
+extension SubdivisionPlan {
+    /// Writes the points-space position and unit normal of every grid point each regular patch
+    /// owns into `positions` and `normals` (``pointCount`` each).
+    func writeRegularPatchPoints(
+        data: UnsafeBufferPointer<Homogeneous>, pointScale: SIMD3<Double>, positions: UnsafeMutablePointer<Point3D>,
+        normals: UnsafeMutablePointer<Point3D>
+    ) {
+        guard steps > 0 else { return }
+        let n = resolution
+        let basis = PatchBasis(parameters: (0...n).map { Double($0) / Double(n) })
+        let size = (n + 1) * (n + 1)
+        forRegularPatchGrids { table, range, indices, weights, slots in
+            PatchKernel.withScratch(columns: n + 1) { kernel in
+                for k in range {
+                    table.gatherPositions(k, data: data, indices: indices, weights: weights, into: kernel.control.to)
+                    kernel.slots.update(from: slots + k * size, count: size)
+                    kernel.evaluatePoints(basis: basis, scale: pointScale, positions: positions, normals: normals)
+                }
+            }
+        }
+    }
+}
+
+extension PatchKernel {
+    /// ``evaluate(uBasis:vBasis:scale:output:)`` for the points-only evaluation, with the same
+    /// basis both ways: the same operations in the same order for the position (times `scale`)
+    /// and the normal, without the layer coordinates (neither their rows along u nor their
+    /// division) and without asking per point which outputs are wanted.
+    @inline(__always)
+    func evaluatePoints(
+        basis: PatchBasis, scale: SIMD3<Double>, positions: UnsafeMutablePointer<Point3D>, normals: UnsafeMutablePointer<Point3D>
+    ) {
+        let columns = basis.count
+        let to = control.to
+        basis.values.withUnsafeBufferPointer { vb in
+            basis.derivatives.withUnsafeBufferPointer { vd in
+                // Along u: each control row r at every column, value and derivative.
+                for i in 0..<columns {
+                    let b = vb[i], d = vd[i]
+                    for r in 0..<4 {
+                        let t0 = to[4 * r], t1 = to[4 * r + 1], t2 = to[4 * r + 2], t3 = to[4 * r + 3]
+                        rowsTo[8 * i + r] = b.x * t0 + b.y * t1 + b.z * t2 + b.w * t3
+                        rowsTo[8 * i + 4 + r] = d.x * t0 + d.y * t1 + d.z * t2 + d.w * t3
+                    }
+                }
+                for j in 0..<columns {
+                    let b = vb[j], d = vd[j]
+                    let rowSlots = slots + j * columns
+                    for i in 0..<columns {
+                        let slot = Int(rowSlots[i])
+                        if slot < 0 { continue }
+                        let c = rowsTo + 8 * i
+                        let position = b.x * c[0] + b.y * c[1] + b.z * c[2] + b.w * c[3]
+                        let du = b.x * c[4] + b.y * c[5] + b.z * c[6] + b.w * c[7]
+                        let dv = d.x * c[0] + d.y * c[1] + d.z * c[2] + d.w * c[3]
+                        let p = SIMD3(position.x, position.y, position.z) / position.w
+                        let tu = (SIMD3(du.x, du.y, du.z) - p * du.w) * scale
+                        let tv = (SIMD3(dv.x, dv.y, dv.z) - p * dv.w) * scale
+                        let n = SIMD3(tu.y * tv.z - tu.z * tv.y, tu.z * tv.x - tu.x * tv.z, tu.x * tv.y - tu.y * tv.x)
+                        let l = (n * n).sum().squareRoot()
+                        positions[slot] = p * scale
+                        normals[slot] = l > 0 && l.isFinite ? n / l : Point3D(0, 0, 1)
+                    }
                 }
             }
         }

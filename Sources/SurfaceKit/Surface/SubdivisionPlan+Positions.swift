@@ -49,11 +49,12 @@ extension SubdivisionPlan {
         let n = resolution
         let basis = PatchBasis(parameters: (0...n).map { Double($0) / Double(n) }).values
         basis.withUnsafeBufferPointer { basis in
-            forRegularPatchChunks(pointsPerPatch: (n + 1) * (n + 1)) { table, range, indices, weights, quadCorners in
+            let size = (n + 1) * (n + 1)
+            forRegularPatchGrids { table, range, indices, weights, slots in
                 PositionKernel.withScratch(columns: n + 1) { kernel in
                     for k in range {
                         table.gatherPositions(k, data: data, indices: indices, weights: weights, into: kernel.control)
-                        PatchKernel.gridSlots(face: Int(table.faces[k]), owns: table.owns[k], n: n, quads: quadCorners, into: kernel.slots)
+                        kernel.slots.update(from: slots + k * size, count: size)
                         kernel.evaluate(basis: basis, output: output.base)
                     }
                 }

@@ -40,11 +40,12 @@ extension SubdivisionPlan {
         guard steps > 0 else { return }
         let n = resolution
         let basis = PatchBasis(parameters: (0...n).map { Double($0) / Double(n) })
-        forRegularPatchChunks(pointsPerPatch: (n + 1) * (n + 1)) { table, range, indices, weights, quadCorners in
+        let size = (n + 1) * (n + 1)
+        forRegularPatchGrids { table, range, indices, weights, slots in
             PatchKernel.withScratch(columns: n + 1) { kernel in
                 for k in range {
                     table.gather(k, data: data, indices: indices, weights: weights, into: kernel.control)
-                    PatchKernel.gridSlots(face: Int(table.faces[k]), owns: table.owns[k], n: n, quads: quadCorners, into: kernel.slots)
+                    kernel.slots.update(from: slots + k * size, count: size)
                     kernel.evaluate(uBasis: basis, vBasis: basis, scale: pointScale, output: output)
                 }
             }
@@ -65,6 +66,22 @@ extension SubdivisionPlan {
                 parallelChunks(table.faces.count, minimumChunk: Swift.max(1, 4096 / Swift.max(1, pointsPerPatch))) { range in
                     body(table, range, indices, weights, quadCorners)
                 }
+            }
+        }
+    }
+
+    /// ``forRegularPatchChunks(pointsPerPatch:_:)`` for the (2ⁿ + 1)² grid points of every patch,
+    /// with the patches' output slots (``Storage/regularPatchSlots``: patch k's at k · (2ⁿ + 1)²)
+    /// instead of the sub-quads' corners.
+    func forRegularPatchGrids(
+        _ body: (RegularPatchTable, Range<Int>, UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Double>, UnsafePointer<Int32>) -> Void
+    ) {
+        let n = resolution
+        let slots = storage.regularPatchSlots
+        slots.withUnsafeBufferPointer { slotBuffer in
+            guard let slotBase = slotBuffer.baseAddress else { return }
+            forRegularPatchChunks(pointsPerPatch: (n + 1) * (n + 1)) { table, range, indices, weights, _ in
+                body(table, range, indices, weights, slotBase)
             }
         }
     }

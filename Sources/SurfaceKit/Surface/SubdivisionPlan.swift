@@ -24,6 +24,8 @@ public struct SubdivisionPlan: Sendable {
         /// Faces evaluated as bicubic B-spline patches (the tensor-product fast path).
         let patches: RegularPatchTable?
         let steps: Int
+        /// The output slots of every patch's grid points (``regularPatchSlots``), made on first use.
+        private let patchSlots = Mutex<[Int32]?>(nil)
         /// The refinement and limit stencil tables and the refined topology. When every face is a
         /// patch, evaluation needs none of them, so they are built on first use only (exact
         /// hit-testing and centres ask for them), which saves most of the plan's time and memory
@@ -49,6 +51,36 @@ public struct SubdivisionPlan: Sendable {
             self.quadFaces = quadFaces
             self.isolatedVertexCount = isolated
             self.patches = patches
+        }
+
+        /// Per regular patch, the output slot of each of its (2ⁿ + 1)² grid points, row-major, −1
+        /// where a neighbouring patch writes the point: what ``PatchKernel/gridSlots(face:owns:n:quads:into:)``
+        /// reads from the sub-quads' corners. The tensor-product evaluations read these 4 bytes a
+        /// point instead of the 16 bytes a sub-quad of corners, which on a large plan is a stream
+        /// of memory as long as the positions written; made on the first evaluation that asks.
+        var regularPatchSlots: [Int32] {
+            patchSlots.withLock { slots in
+                if let slots { return slots }
+                let built = Storage.buildPatchSlots(patches: patches, quads: quads, steps: steps)
+                slots = built
+                return built
+            }
+        }
+
+        static func buildPatchSlots(patches: RegularPatchTable?, quads: [Int32], steps: Int) -> [Int32] {
+            guard let table = patches, steps > 0 else { return [] }
+            let n = 1 << steps, size = (n + 1) * (n + 1)
+            let count = table.faces.count * size
+            return [Int32](unsafeUninitializedCapacity: count) { buffer, initialized in
+                initialized = 0
+                quads.withUnsafeBufferPointer { q in
+                    guard let corners = q.baseAddress, let out = buffer.baseAddress else { return }
+                    for k in table.faces.indices {
+                        PatchKernel.gridSlots(face: Int(table.faces[k]), owns: table.owns[k], n: n, quads: corners, into: out + k * size)
+                    }
+                    initialized = count
+                }
+            }
         }
 
         var refinement: [StencilTable] { builtTables.refinement }

@@ -16,6 +16,8 @@ struct BucketChunks {
     let chunkShift: Int
     /// The parts, each with its own chains and region.
     let parts: Int
+    /// Buckets: 2^`topBits` of the sort.
+    let radix: Int
     /// The first chunk of each part's region (and, last, the chunk count of all regions).
     let regionStart: [Int]
     /// Per part and bucket (`part × radix + bucket`): the first chunk of the chain, 0 for none.
@@ -38,11 +40,13 @@ struct BucketChunks {
     /// the chains still read as runs.
     static let smallestShift = 4
 
-    /// Chains for `n` triangles cut into `parts` parts of `CentroidDepthSort.partRange`, with chunks
-    /// of about n / (2 · radix · parts) items (at most 2^`largestShift`), so that the chunks left unfilled (at most one a bucket
-    /// a part) are at most half as many items as the triangles.
-    init(count n: Int, parts: Int) {
-        let radix = 1 << CentroidDepthSort.topBits
+    /// Chains for `n` triangles cut into `parts` parts of `CentroidDepthSort.partRange` into
+    /// 2^`topBits` buckets, with chunks of about n / (2 · radix · parts) items (at most
+    /// 2^`largestShift`), so that the chunks left unfilled (at most one a bucket a part) are at
+    /// most half as many items as the triangles.
+    init(count n: Int, parts: Int, topBits: Int) {
+        let radix = 1 << topBits
+        self.radix = radix
         let target = Swift.max(1, n / (2 * radix * parts))
         var shift = Self.smallestShift
         while shift < Self.largestShift, 1 << (shift + 1) <= target { shift += 1 }
@@ -71,7 +75,6 @@ struct BucketChunks {
 
     /// Each bucket's first place in the order (`radix + 1` of them, the last the item count).
     func bucketStarts() -> [Int] {
-        let radix = 1 << CentroidDepthSort.topBits
         var start = [Int](repeating: 0, count: radix + 1)
         var sum = 0
         for d in 0..<radix {
@@ -85,7 +88,6 @@ struct BucketChunks {
     /// Copies bucket `d`'s items, chains in part order, to `out`.
     @inline(__always)
     func gather(bucket d: Int, from items: UnsafePointer<CentroidDepthSort.Item>, into out: UnsafeMutablePointer<CentroidDepthSort.Item>) {
-        let radix = 1 << CentroidDepthSort.topBits
         let size = 1 << chunkShift
         var o = out
         for p in 0..<parts {

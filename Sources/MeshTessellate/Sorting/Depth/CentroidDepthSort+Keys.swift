@@ -9,7 +9,7 @@ extension CentroidDepthSort {
     /// NaN keys anyway), rounded to an integer by adding 2^52 (round to nearest, which never
     /// decreases either, and needs no checked conversion).
     @inline(__always)
-    static func code(_ key: Double, lo: Double, scale: Double) -> UInt64 {
+    static func code(_ key: Double, lo: Double, scale: Double, maxCode: Double) -> UInt64 {
         let x = (key - lo) * scale
         let clamped = x > 0 ? (x < maxCode ? x : maxCode) : 0
         return (clamped + 0x1p52).bitPattern & ((1 << 52) - 1)
@@ -20,10 +20,10 @@ extension CentroidDepthSort {
     /// (which are left out).
     static func scatteredKeys(
         triangles: UnsafeBufferPointer<SIMD3<Int32>>, z: UnsafeBufferPointer<Double>, vertexCount: Int,
-        into items: UnsafeMutableBufferPointer<Item>, buckets: inout BucketChunks, lo: Double, scale: Double
+        into items: UnsafeMutableBufferPointer<Item>, buckets: inout BucketChunks, lo: Double, scale: Double, maxCode: Double
     ) -> (nan: Int, bad: Int) {
         let n = triangles.count
-        let radix = 1 << topBits
+        let radix = buckets.radix
         let parts = buckets.parts, shift = buckets.chunkShift
         let regionStart = buckets.regionStart
         // Per part: NaN keys and triangles with a bad index.
@@ -49,7 +49,7 @@ extension CentroidDepthSort {
                                     let (nan, bad) = scatterKeys(
                                         triangles: ts.value, z: zs.value, vertexCount: vertices,
                                         range: partRange(p, of: n, parts: parts), into: chains.value.part(p, radix: radix),
-                                        firstChunk: regionStart[p], lo: lo, scale: scale)
+                                        firstChunk: regionStart[p], lo: lo, scale: scale, maxCode: maxCode)
                                     f.base[2 * p] = nan
                                     f.base[2 * p + 1] = bad
                                 }
@@ -87,7 +87,7 @@ extension CentroidDepthSort {
     /// left unwritten are never read).
     static func scatterKeys(
         triangles: UnsafePointer<SIMD3<Int32>>, z: UnsafePointer<Double>, vertexCount: UInt32, range: Range<Int>,
-        into chains: Chains, firstChunk: Int, lo: Double, scale: Double
+        into chains: Chains, firstChunk: Int, lo: Double, scale: Double, maxCode: Double
     ) -> (nan: Int, bad: Int) {
         var free = firstChunk
         var nan = 0
@@ -102,7 +102,7 @@ extension CentroidDepthSort {
             guard Swift.max(a, b, c) < vertexCount else { return (nan, 1) }
             let key = (z[Int(a)] + z[Int(b)] + z[Int(c)]) / 3
             nan &+= key.isNaN ? 1 : 0
-            append(key, code: code(key, lo: lo, scale: scale), index: i, into: chains, free: &free)
+            append(key, code: code(key, lo: lo, scale: scale, maxCode: maxCode), index: i, into: chains, free: &free)
         }
         return (nan, 0)
     }

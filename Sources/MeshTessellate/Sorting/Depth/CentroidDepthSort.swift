@@ -6,12 +6,14 @@ import SurfaceKit
 ///
 /// 1. **Keys.** One pass over the triangles computes each key and a 27-bit code q, the key's place
 ///    on a uniform scale over the vertices' depth range (clamped to it). q never decreases as the
-///    key grows, so sorting by q and settling equal codes by the keys gives the order of the keys.
-///    The same pass moves (key, index, low 16 bits of q) straight into one of 2,048 buckets by the
-///    top 11 bits of q, in triangle order (the scatter is stable). The buckets are chains of
+///    key grows, so sorting by q and settling equal codes by the keys gives the order of the keys
+///    (whatever the scale: it only decides how the work is shared among the buckets). The same
+///    pass moves (key, index, low 16 bits of q) straight into one of up to 2,048 buckets by the
+///    top bits of q (`topBits(count:)`: about `bucketTarget` triangles a bucket, so 2,048 for
+///    W3's 1,280,000 and 512 for a frame's 320,000), in triangle order (the scatter is stable). The buckets are chains of
 ///    fixed-size chunks (`BucketChunks`), so no pass has to count the buckets beforehand and no
 ///    array of keys is written and read back.
-/// 2. **Buckets.** Each bucket (about n / 2,048 items, so it stays in cache) is gathered from its
+/// 2. **Buckets.** Each bucket (a few hundred items, so it stays in cache) is gathered from its
 ///    chunks and sorted by the low 16 bits of q in two stable 8-bit passes; then runs of equal q are
 ///    settled by their Double keys (a run keeps triangle order, and swaps only where a later
 ///    triangle's key is smaller). Runs of two, which the mirror symmetry of a tessellated surface
@@ -37,10 +39,27 @@ enum CentroidDepthSort {
         case indexOutOfRange
     }
 
-    static let topBits = 11
+    /// Bits of the top digit (the buckets of the key pass) at most: 2,048 buckets.
+    static let maximumTopBits = 11
+    /// Bits of the top digit at least (64 buckets, for the smallest counts sorted this way).
+    static let minimumTopBits = 6
+    /// Triangles a bucket takes at least on average, where the count allows: the key pass writes
+    /// into the open chunk of every bucket at once, so fewer buckets keep those writes in the L1
+    /// cache, and each bucket's two passes clear and sum 512 counters whatever its size. Sized
+    /// so that W3's 1,280,000 triangles keep their 2,048 buckets (625 a bucket).
+    static let bucketTarget = 512
     static let lowBits = 8
-    static let codeBits = topBits + 2 * lowBits
-    static let maxCode = Double((1 << codeBits) - 1)
+
+    /// Bits of the top digit for `n` triangles: the most, up to ``maximumTopBits``, that leave
+    /// ``bucketTarget`` triangles a bucket.
+    static func topBits(count n: Int) -> Int {
+        var bits = minimumTopBits
+        while bits < maximumTopBits, n >> (bits + 1) >= bucketTarget { bits += 1 }
+        return bits
+    }
+
+    /// The largest code with a top digit of `topBits` bits above the two low digits.
+    static func maxCode(topBits: Int) -> Double { Double((1 << (topBits + 2 * lowBits)) - 1) }
     /// Below this many triangles the plain radix sort of the keys is used (same order).
     static let minimumCount = 1 << 15
     /// Buckets up to this size are settled by insertion alone.
@@ -77,7 +96,8 @@ enum CentroidDepthSort {
         // A part per thread: each part scatters into its own chains of every bucket, taken in part
         // order, so any number of parts gives the same order.
         let parts = Swift.max(1, Swift.min(ProcessInfoCores.count, maximumParts, n / minimumPart))
-        var buckets = BucketChunks(count: n, parts: parts)
+        let top = topBits(count: n)
+        var buckets = BucketChunks(count: n, parts: parts, topBits: top)
         // One scratch for the items' chunks and, after them, the vertex depths (read until the key
         // pass ends).
         var layout = SortScratch.Layout()
@@ -89,12 +109,13 @@ enum CentroidDepthSort {
         // scale, and the plain sort takes over.
         let (lo, hi) = depths(zBuffer)
         let z = UnsafeBufferPointer(zBuffer)
-        let scale = Double(1 << codeBits) / (hi - lo)
+        let scale = Double(1 << (top + 2 * lowBits)) / (hi - lo)
         guard hi > lo, scale.isFinite, scale > 0 else { return plainOrder(z: z, triangles: triangles) }
 
         let items = scratch.buffer(of: Item.self, count: buckets.slotCount, at: itemsOffset)
         let counted = scatteredKeys(
-            triangles: triangles, z: z, vertexCount: vertexCount, into: items, buckets: &buckets, lo: lo, scale: scale)
+            triangles: triangles, z: z, vertexCount: vertexCount, into: items, buckets: &buckets, lo: lo, scale: scale,
+            maxCode: maxCode(topBits: top))
         if counted.bad > 0 { return .indexOutOfRange }
         if counted.nan > 0 { return .nanKey }
         let order = sortedBuckets(UnsafeBufferPointer(items), buckets: buckets, parts: parts)
