@@ -63,22 +63,28 @@ enum ScreenOrientation {
                             return
                         }
                     }
-                    let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
-                    let (area, certain) = area(a, b, c)
-                    if let marks = uncertain?.baseAddress, !certain {
-                        _ = shims_fetch_or_u8(marks + Int(tri.x), 3)
-                        _ = shims_fetch_or_u8(marks + Int(tri.y), 3)
-                        _ = shims_fetch_or_u8(marks + Int(tri.z), 3)
-                    }
-                    guard area != 0, area.isFinite, a.z.isFinite, b.z.isFinite, c.z.isFinite else {
-                        out.base[t] = 0
-                        continue
-                    }
-                    out.base[t] = area > 0 ? 1 : -1
+                    out.base[t] = Self.sign(of: tri, screen: s, uncertain: uncertain?.baseAddress)
                 }
             }
         }
         return bad.load(ordering: .relaxed) ? nil : signs
+    }
+
+    /// The sign of triangle `tri` (corners below `s.count`), as `signs` writes it, with its corners
+    /// marked in `uncertain` (atomically) when the rounding may have got it wrong.
+    @inline(__always)
+    static func sign(of tri: SIMD3<Int32>, screen s: UnsafeBufferPointer<Point3D>, uncertain marks: UnsafeMutablePointer<UInt8>?)
+        -> Int8
+    {
+        let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
+        let (area, certain) = area(a, b, c)
+        if let marks, !certain {
+            _ = shims_fetch_or_u8(marks + Int(tri.x), 3)
+            _ = shims_fetch_or_u8(marks + Int(tri.y), 3)
+            _ = shims_fetch_or_u8(marks + Int(tri.z), 3)
+        }
+        guard area != 0, area.isFinite, a.z.isFinite, b.z.isFinite, c.z.isFinite else { return 0 }
+        return area > 0 ? 1 : -1
     }
 
     /// The z-component of (b − a) × (c − a) in screen x and y, twice the signed screen area of the

@@ -64,12 +64,27 @@ enum OverlapCandidates {
         screen: UnsafeBufferPointer<Point3D>, triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>,
         scale: Double?, topology: SortTopology? = nil
     ) -> Candidates? {
+        guard fits(triangleCount: triangles.count, vertexCount: screen.count),
+            let residual = topology?.residual(signs: signs)
+                ?? residualChain(vertexCount: screen.count, triangles: triangles, signs: signs)
+        else { return nil }
+        return find(screen: screen, triangles: triangles, signs: signs, scale: scale, residual: residual)
+    }
+
+    /// Whether `find` can count `n` triangles over `vertexCount` vertices: edge and cell counts are
+    /// kept in Int32, half-edge codes in UInt32.
+    static func fits(triangleCount n: Int, vertexCount: Int) -> Bool {
+        8 * n + 1_024 < Int(Int32.max) && vertexCount < Int(Int32.max) / 2
+    }
+
+    /// `find(screen:triangles:signs:scale:topology:)` with R made already (by `residualChain` or
+    /// `signsAndResidualChain`, for triangles and vertices that `fits`).
+    static func find(
+        screen: UnsafeBufferPointer<Point3D>, triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>,
+        scale: Double?, residual: [(a: Int32, b: Int32, weight: Int32)]
+    ) -> Candidates? {
         let n = triangles.count
         let vertexCount = screen.count
-        // Edge and cell counts are kept in Int32, half-edge codes in UInt32.
-        guard 8 * n + 1_024 < Int(Int32.max), vertexCount < Int(Int32.max) / 2 else { return nil }
-        guard let residual = topology?.residual(signs: signs) ?? residualChain(vertexCount: vertexCount, triangles: triangles, signs: signs)
-        else { return nil }
         guard residual.count <= n / 4 + 64 else { return nil }
         var active: [Int32] = []
         guard !residual.isEmpty else {

@@ -94,17 +94,35 @@ enum DepthRankedOrder {
         let turns = turnScratch.buffer(of: UInt8.self, count: s.count)
         // The sign of each triangle's screen area; 0 for those that cover none (edge-on, or not
         // finite), which take part in no pair.
-        let signs =
-            checkingIndices
-            ? ScreenOrientation.checkedSigns(screen: s, triangles: tris, uncertain: turns)
-            : ScreenOrientation.signs(screen: s, triangles: tris, uncertain: turns)
-        guard let sign = signs else {
-            indexOutOfRange = true
-            return nil
-        }
-        // The touch tolerance's scale: the extent of R, which is the extent of everything covered.
-        let candidates = sign.withUnsafeBufferPointer { sign in
-            OverlapCandidates.find(screen: s, triangles: tris, signs: sign, scale: nil, topology: topology)
+        // Nothing more to do past the coverage pass's bounds (as `OverlapCandidates.find` says);
+        // nothing of `screen` is read then, so unchecked corners are no matter.
+        guard OverlapCandidates.fits(triangleCount: n, vertexCount: s.count) else { return nil }
+        let sign: [Int8]
+        let candidates: OverlapCandidates.Candidates?
+        // The touch tolerance's scale (nil): the extent of R, which is the extent of everything covered.
+        if topology == nil {
+            // The signs made by R's pass over the triangles, which needs each one's once.
+            guard
+                let made = OverlapCandidates.signsAndResidualChain(
+                    screen: s, triangles: tris, uncertain: turns, outOfRange: &indexOutOfRange)
+            else { return nil }
+            sign = made.signs
+            candidates = sign.withUnsafeBufferPointer { sign in
+                OverlapCandidates.find(screen: s, triangles: tris, signs: sign, scale: nil, residual: made.residual)
+            }
+        } else {
+            let signs =
+                checkingIndices
+                ? ScreenOrientation.checkedSigns(screen: s, triangles: tris, uncertain: turns)
+                : ScreenOrientation.signs(screen: s, triangles: tris, uncertain: turns)
+            guard let signs else {
+                indexOutOfRange = true
+                return nil
+            }
+            sign = signs
+            candidates = sign.withUnsafeBufferPointer { sign in
+                OverlapCandidates.find(screen: s, triangles: tris, signs: sign, scale: nil, topology: topology)
+            }
         }
         guard let candidates else { return nil }
         let list = candidates.triangles
