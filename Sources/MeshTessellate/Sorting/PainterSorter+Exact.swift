@@ -19,6 +19,12 @@ public extension PainterSorter {
         guard mesh.space == .points else {
             throw MeshError(.unsupported, path: "", "the painter's sort needs a points-space mesh, not \(mesh.space.rawValue) space")
         }
+        var rankedTried = false
+        switch unclippedRankedOrder(mesh: mesh, geometry: geometry, topology: topology) {
+        case .ordered(let order): return order
+        case .notKept: rankedTried = true
+        case .needsPool: break
+        }
         let pool = try SortPool(clipping: mesh, geometry: geometry)
         // Clipping keeps a triangle, drops it, or cuts it at new vertices: with no new vertex and
         // as many triangles, every one was kept, in order.
@@ -27,11 +33,59 @@ public extension PainterSorter {
             inputTriangles: mesh.triangleCount, trianglesAfterClipping: mesh.triangleCount, outputTriangles: mesh.triangleCount,
             overlapClusters: 0, largestCluster: 0)
         guard
-            case .ordered(let order) = wholeTriangleOrder(pool: pool, statistics: &statistics, topology: topology, countingClusters: false)
+            case .ordered(let order) = wholeTriangleOrder(
+                pool: pool, statistics: &statistics, topology: topology, countingClusters: false, tryingRanked: !rankedTried)
         else {
             return nil
         }
         return order
+    }
+}
+
+extension PainterSorter {
+    /// What the ranked path made of a mesh without a pool: its order, or that it cannot keep the
+    /// rank order (the pool's general path decides), or that the pool must decide everything (a
+    /// vertex at or behind the eye, a vertex index out of range, arrays that disagree, or fewer
+    /// than two triangles).
+    enum UnclippedRankedOrder {
+        case ordered([Int32])
+        case notKept
+        case needsPool
+    }
+
+    /// The ranked path of `exactOrder(mesh:geometry:topology:)` straight from the mesh, without the
+    /// sort pool: when no vertex is at or behind the eye, the pool keeps the triangles as they are
+    /// and its screen positions are the projection of the positions, which this writes into
+    /// scratch memory kept from sort to sort (the pool's fresh 15 MB array on W3 cost the kernel
+    /// about a twelfth of the order in zeroed pages), with the same operations, so the same bits;
+    /// and the screen signs' pass checks the vertex indices as it reads them instead of the pool's
+    /// pass of its own. Anything else (`needsPool`) goes through the pool, which throws the same
+    /// errors as before for a mesh it rejects; the order is the same either way.
+    static func unclippedRankedOrder(mesh: TriangleMesh, geometry: LayerGeometry, topology: SortTopology?) -> UnclippedRankedOrder {
+        let count = mesh.triangleCount, vertexCount = mesh.vertexCount
+        guard count > 1, count < Int(Int32.max), mesh.from.count == vertexCount, mesh.normals.count == vertexCount,
+            mesh.sourceFaces.count == count
+        else { return .needsPool }
+        let scratch = SortScratch(bytes: vertexCount * MemoryLayout<Point3D>.stride)
+        defer { withExtendedLifetime(scratch) {} }
+        let screen = scratch.buffer(of: Point3D.self, count: vertexCount)
+        let anyBehind = mesh.positions.withUnsafeBufferPointer { SortPool.project($0, geometry: geometry, into: screen) }
+        guard !anyBehind else { return .needsPool }
+        let pairing = topology.flatMap { $0.matches(triangles: mesh.triangles, vertexCount: vertexCount) ? $0 : nil }
+        var indexOutOfRange = false
+        let ranked = mesh.triangles.withUnsafeBufferPointer { tris in
+            DepthRankedOrder.order(
+                checking: tris, screen: UnsafeBufferPointer(screen), limit: pairLimit(count: count, pairLimit: nil), topology: pairing,
+                countingClusters: false, indexOutOfRange: &indexOutOfRange)
+        }
+        if let ranked { return .ordered(ranked.order) }
+        return indexOutOfRange ? .needsPool : .notKept
+    }
+
+    /// The most overlapping pairs kept for `count` triangles: `pairLimit`, or 16 per triangle and
+    /// at least 2²⁰; each crossing pair is two edges of the occlusion graph, whose offsets are Int32.
+    static func pairLimit(count: Int, pairLimit: Int?) -> Int {
+        min(pairLimit ?? max(1 << 20, 16 * count), (Int(Int32.max) - 2) / 2)
     }
 }
 
@@ -90,18 +144,20 @@ extension PainterSorter {
     /// triangles (the ranked path, else every overlapping pair and the graph's cycles), with its
     /// statistics; it splits nothing.
     /// Without `countingClusters` the ranked path leaves the statistics' clusters at 0.
+    /// `tryingRanked: false` skips the ranked path (a caller that already found it cannot keep
+    /// the rank order of these triangles and screen positions).
     static func wholeTriangleOrder(
         pool: SortPool, statistics: inout SortStatistics, pairLimit: Int? = nil, topology: SortTopology? = nil,
-        countingClusters: Bool = true
+        countingClusters: Bool = true, tryingRanked: Bool = true
     ) -> WholeTriangleOrder {
         let count = pool.triangles.count
-        // Each crossing pair is two edges of the occlusion graph, whose offsets are Int32.
-        let limit = min(pairLimit ?? max(1 << 20, 16 * count), (Int(Int32.max) - 2) / 2)
+        let limit = Self.pairLimit(count: count, pairLimit: pairLimit)
         // First the rank order by least depth, which needs a test only where depth ranges overlap;
         // when it cannot be kept, every overlapping pair is ordered below.
         let pairing = topology.flatMap { $0.matches(triangles: pool.triangles, vertexCount: pool.screen.count) ? $0 : nil }
-        if let ranked = DepthRankedOrder.order(
-            screen: pool.screen, triangles: pool.triangles, limit: limit, topology: pairing, countingClusters: countingClusters)
+        if tryingRanked,
+            let ranked = DepthRankedOrder.order(
+                screen: pool.screen, triangles: pool.triangles, limit: limit, topology: pairing, countingClusters: countingClusters)
         {
             statistics.depthRanked = true
             statistics.overlapClusters = ranked.clusters

@@ -1,5 +1,6 @@
 import CSwiftRuntimeShims
 import SurfaceKit
+import Synchronization
 
 enum ScreenOrientation {
     /// The sign of each triangle's screen area, the z-component of (b − a) × (c − a) in screen x
@@ -21,9 +22,33 @@ enum ScreenOrientation {
         screen s: UnsafeBufferPointer<Point3D>, triangles tris: UnsafeBufferPointer<SIMD3<Int32>>,
         uncertain: UnsafeMutableBufferPointer<UInt8>? = nil
     ) -> [Int8] {
+        // Every corner is below `screen.count` (the caller's promise), so nothing is left out.
+        signs(screen: s, triangles: tris, uncertain: uncertain, checkingIndices: false) ?? []
+    }
+
+    /// `signs(screen:triangles:uncertain:)` for triangles whose corners nobody has checked yet: nil
+    /// when a triangle names a vertex below 0 or from `screen.count` on, found before any of its
+    /// corners is read. The check is the loop's own (one comparison of the largest corner as
+    /// UInt32, where a negative index is huge), so a caller that needs the signs anyway saves a
+    /// pass of its own over the triangles. The marks made before a bad triangle is found stay.
+    static func checkedSigns(
+        screen s: UnsafeBufferPointer<Point3D>, triangles tris: UnsafeBufferPointer<SIMD3<Int32>>,
+        uncertain: UnsafeMutableBufferPointer<UInt8>? = nil
+    ) -> [Int8]? {
+        signs(screen: s, triangles: tris, uncertain: uncertain, checkingIndices: true)
+    }
+
+    /// The loop of both: nil when `checkingIndices` and some triangle names a vertex out of range.
+    @inline(__always)
+    private static func signs(
+        screen s: UnsafeBufferPointer<Point3D>, triangles tris: UnsafeBufferPointer<SIMD3<Int32>>,
+        uncertain: UnsafeMutableBufferPointer<UInt8>?, checkingIndices: Bool
+    ) -> [Int8]? {
         let n = tris.count
+        let bound = UInt32(clamping: s.count)
+        let bad = Atomic<Bool>(false)
         // Every sign is written below (0 included), so the array needs no zero fill first.
-        return [Int8](unsafeUninitializedCapacity: n) { sign, initialized in
+        let signs = [Int8](unsafeUninitializedCapacity: n) { sign, initialized in
             initialized = n
             guard let base = sign.baseAddress else { return }
             // Each chunk writes only its own triangles' signs, so the chunks can run on all cores.
@@ -31,21 +56,35 @@ enum ScreenOrientation {
             parallelChunks(n, minimumChunk: SortParallelism.minimumChunk) { range in
                 for t in range {
                     let tri = tris[t]
-                    let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
-                    let (area, certain) = area(a, b, c)
-                    if let marks = uncertain?.baseAddress, !certain {
-                        _ = shims_fetch_or_u8(marks + Int(tri.x), 3)
-                        _ = shims_fetch_or_u8(marks + Int(tri.y), 3)
-                        _ = shims_fetch_or_u8(marks + Int(tri.z), 3)
+                    if checkingIndices {
+                        let corners = SIMD3<UInt32>(truncatingIfNeeded: tri)
+                        guard Swift.max(corners.x, corners.y, corners.z) < bound else {
+                            bad.store(true, ordering: .relaxed)
+                            return
+                        }
                     }
-                    guard area != 0, area.isFinite, a.z.isFinite, b.z.isFinite, c.z.isFinite else {
-                        out.base[t] = 0
-                        continue
-                    }
-                    out.base[t] = area > 0 ? 1 : -1
+                    out.base[t] = Self.sign(of: tri, screen: s, uncertain: uncertain?.baseAddress)
                 }
             }
         }
+        return bad.load(ordering: .relaxed) ? nil : signs
+    }
+
+    /// The sign of triangle `tri` (corners below `s.count`), as `signs` writes it, with its corners
+    /// marked in `uncertain` (atomically) when the rounding may have got it wrong.
+    @inline(__always)
+    static func sign(of tri: SIMD3<Int32>, screen s: UnsafeBufferPointer<Point3D>, uncertain marks: UnsafeMutablePointer<UInt8>?)
+        -> Int8
+    {
+        let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
+        let (area, certain) = area(a, b, c)
+        if let marks, !certain {
+            _ = shims_fetch_or_u8(marks + Int(tri.x), 3)
+            _ = shims_fetch_or_u8(marks + Int(tri.y), 3)
+            _ = shims_fetch_or_u8(marks + Int(tri.z), 3)
+        }
+        guard area != 0, area.isFinite, a.z.isFinite, b.z.isFinite, c.z.isFinite else { return 0 }
+        return area > 0 ? 1 : -1
     }
 
     /// The z-component of (b − a) × (c − a) in screen x and y, twice the signed screen area of the

@@ -19,12 +19,12 @@ enum ScratchReserve {
         let length: Int
     }
 
-    /// Mappings kept at most: the exact order takes six in turn (turns, residual chain, coverage
-    /// tables, slots, cells and entries; at most four at once), so all of them wait for the next
-    /// exact order; the depth order takes one, and a batch of rays one for each chunk of blocks (a
+    /// Mappings kept at most: the exact order takes seven in turn (screen positions when it needs
+    /// no pool, turns, residual chain, coverage tables, slots, cells and entries; at most five at
+    /// once), so all of them wait for the next exact order; the depth order takes one, and a batch of rays one for each chunk of blocks (a
     /// thread), so on many cores a batch of rays can push out the exact order's, which then maps
     /// its scratch anew.
-    static let keptMappings = 6
+    static let keptMappings = 7
     /// Bytes kept at most (256 MiB): the scratch of sorts of several million triangles, while a
     /// long-running process never holds more than this for sorts it is no longer doing.
     static let keptBytes = 256 << 20

@@ -180,43 +180,50 @@ private extension SortPool {
     }
 
     /// The screen image of every position (`.zero` at or behind the eye), and whether any is at
-    /// or behind it. On all cores: each part writes only its own slots and says whether any of its
-    /// vertices is at or behind the eye.
+    /// or behind it (see `project(_:geometry:into:)`).
     static func projected(_ positions: [Point3D], geometry: LayerGeometry) -> (screen: [Point3D], anyBehind: Bool) {
-        let eps = LayerGeometry.clipW
-        let anchor = geometry.anchorInPoints
         let count = positions.count
-        // A part per thread: the parts only say whether any vertex is behind the eye.
-        let parts = Swift.max(1, Swift.min(ProcessInfoCores.count, count / SortParallelism.minimumPart))
-        var behind = [Bool](repeating: false, count: parts)
+        var anyBehind = false
         // Written in full below; huge pages, since a fresh 4 KiB page costs about 2 µs to fault in.
-        var screen = [Point3D](unsafeUninitializedCapacity: count) { buffer, initialized in
+        let screen = [Point3D](unsafeUninitializedCapacity: count) { buffer, initialized in
             adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
+            anyBehind = positions.withUnsafeBufferPointer { project($0, geometry: geometry, into: buffer) }
             initialized = count
         }
-        positions.withUnsafeBufferPointer { positions in
-            screen.withUnsafeMutableBufferPointer { s in
-                behind.withUnsafeMutableBufferPointer { flags in
-                    guard let sb = s.baseAddress, let fb = flags.baseAddress else { return }
-                    let so = SharedMutableBuffer(base: sb), fo = SharedMutableBuffer(base: fb)
-                    parallelChunks(parts, minimumChunk: 1) { chunk in
-                        for part in chunk {
-                            var clipped = false
-                            for i in (count * part / parts)..<(count * (part + 1) / parts) {
-                                let h = geometry.clipCoordinates(ofPoints: positions[i])
-                                let inFront = h.w > eps
-                                so.base[i] = inFront ? SIMD3(h.x, h.y, h.z) / h.w + anchor : .zero
-                                clipped = clipped || !inFront
-                            }
-                            fo.base[part] = clipped
-                        }
-                    }
-                }
-            }
-        }
-        return (screen, behind.contains(true))
+        return (screen, anyBehind)
     }
+}
 
+extension SortPool {
+    /// Writes the screen image of every position into `screen` (as many; `.zero` at or behind the
+    /// eye) and says whether any is at or behind it: the pool's screen positions, bit for bit. On
+    /// all cores: each part writes only its own slots and says whether any of its vertices is at
+    /// or behind the eye.
+    static func project(
+        _ positions: UnsafeBufferPointer<Point3D>, geometry: LayerGeometry, into screen: UnsafeMutableBufferPointer<Point3D>
+    ) -> Bool {
+        let eps = LayerGeometry.clipW
+        let anchor = geometry.anchorInPoints
+        let count = Swift.min(positions.count, screen.count)
+        // A part per thread: the parts only say whether any vertex is behind the eye.
+        let parts = Swift.max(1, Swift.min(ProcessInfoCores.count, count / SortParallelism.minimumPart))
+        guard let sb = screen.baseAddress else { return false }
+        let so = SharedMutableBuffer(base: sb)
+        let behind = parallelParts(parts) { part -> Bool in
+            var clipped = false
+            for i in (count * part / parts)..<(count * (part + 1) / parts) {
+                let h = geometry.clipCoordinates(ofPoints: positions[i])
+                let inFront = h.w > eps
+                so.base[i] = inFront ? SIMD3(h.x, h.y, h.z) / h.w + anchor : .zero
+                clipped = clipped || !inFront
+            }
+            return clipped
+        }
+        return behind.contains(true)
+    }
+}
+
+private extension SortPool {
     /// Appends `mesh`'s triangles clipped at w ≤ clipW: those wholly in front as they are, those
     /// wholly behind dropped, the others cut into a fan of the polygon in front, with one new vertex
     /// per cut edge shared by both triangles of that edge.

@@ -37,21 +37,31 @@ extension OverlapCandidates {
         var nx: Int { grid.columns }
 
         /// Flags every triangle (1: it may overlap another), on all cores, each chunk writing its own
-        /// triangles' flags. The budget belongs to fixed blocks of triangles, not to the threads'
-        /// chunks, so the candidates (and the order made from them) are the same on any number of
-        /// cores.
-        func flag(into flags: UnsafeMutableBufferPointer<UInt8>) {
-            guard let base = flags.baseAddress else { return }
-            let out = SharedMutableBuffer(base: base)
+        /// triangles' flags, and returns how many each block of `budgetBlock` triangles flagged
+        /// (counted as they are written, so the list of candidates needs no counting pass). The
+        /// budget belongs to fixed blocks of triangles, not to the threads' chunks, so the
+        /// candidates (and the order made from them) are the same on any number of cores.
+        func flag(into flags: UnsafeMutableBufferPointer<UInt8>) -> [Int] {
             let n = triangles.count, block = OverlapCandidates.budgetBlock
-            parallelChunks((n + block - 1) / block, minimumChunk: 1) { blocks in
-                for first in stride(from: blocks.lowerBound * block, to: Swift.min(n, blocks.upperBound * block), by: block) {
-                    let range = first..<Swift.min(n, first + block)
-                    var scan = BlockScan(
-                        scan: self, out: out, budget: OverlapCandidates.budgetPerTriangle * range.count + OverlapCandidates.budgetAllowance)
-                    scan.flag(range)
+            let blockCount = (n + block - 1) / block
+            var counts = [Int](repeating: 0, count: blockCount)
+            guard let base = flags.baseAddress else { return counts }
+            let out = SharedMutableBuffer(base: base)
+            counts.withUnsafeMutableBufferPointer { counts in
+                guard let countBase = counts.baseAddress else { return }
+                let countOut = SharedMutableBuffer(base: countBase)
+                parallelChunks(blockCount, minimumChunk: 1) { blocks in
+                    for b in blocks {
+                        let range = b * block..<Swift.min(n, (b + 1) * block)
+                        var scan = BlockScan(
+                            scan: self, out: out,
+                            budget: OverlapCandidates.budgetPerTriangle * range.count + OverlapCandidates.budgetAllowance)
+                        scan.flag(range)
+                        countOut.base[b] = scan.flagged
+                    }
                 }
             }
+            return counts
         }
 
         /// (column, row), from its corners' cells: the cell functions are monotone,
@@ -261,6 +271,8 @@ extension OverlapCandidates {
         let out: SharedMutableBuffer<UInt8>
         var budget: Int
         var previous: (corners: SIMD3<Int32>, count: Int32)?
+        /// The triangles flagged so far.
+        var flagged = 0
 
         init(scan: CoverScan, out: SharedMutableBuffer<UInt8>, budget: Int) {
             self.scan = scan
@@ -291,6 +303,7 @@ extension OverlapCandidates {
                     let flag: UInt8 = count == 1 ? 0 : 1
                     out.base[t] = flag
                     out.base[t + 1] = flag
+                    flagged &+= 2 &* Int(flag)
                     previous = (triangles[t + 1], count)
                 } else if both, nearR(first), nearR(second) {
                     // Both near R: the segments listed in their cells looked at once for the two,
@@ -330,6 +343,7 @@ extension OverlapCandidates {
                 ? nil
                 : scan.untouchedCount(c, screen[Int(c.x)], screen[Int(c.y)], screen[Int(c.z)], &budget, previous: previous)
             out.base[t] = count == 1 ? 0 : 1
+            flagged &+= count == 1 ? 0 : 1
             previous = count.map { (scan.triangles[t], $0) }
         }
 
@@ -343,6 +357,7 @@ extension OverlapCandidates {
             }
             let count = scan.coverCount(oriented(t), box, &budget, previous: previous)
             out.base[t] = count == 1 ? 0 : 1
+            flagged &+= count == 1 ? 0 : 1
             previous = count.map { (v, $0) }
         }
     }

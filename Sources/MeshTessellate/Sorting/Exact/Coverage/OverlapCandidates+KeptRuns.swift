@@ -34,6 +34,16 @@ extension OverlapCandidates {
         triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>, pairs: Range<Int>, stride: Int,
         into out: UnsafeMutableBufferPointer<UInt64>
     ) -> Int {
+        keptRuns(triangles: triangles, signs: GivenSigns(signs: signs), pairs: pairs, stride: stride, into: out)
+    }
+
+    /// `keptRuns(triangles:signs:pairs:stride:into:)` with the signs from `signs`, asked for once
+    /// for each triangle of `pairs` (so a `MadeSigns` makes each of their signs as it goes).
+    @inline(__always)
+    static func keptRuns<Signs: TriangleSigns>(
+        triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: Signs, pairs: Range<Int>, stride: Int,
+        into out: UnsafeMutableBufferPointer<UInt64>
+    ) -> Int {
         guard !pairs.isEmpty, let base = out.baseAddress else { return 0 }
         let vertical = stride > 1
         let ring = vertical ? stride + 1 : 2
@@ -47,10 +57,10 @@ extension OverlapCandidates {
         for p in pairs {
             let offset = p - pairs.lowerBound
             let t = 2 * p
-            let v = triangles[t], s = signs[t]
+            let v = triangles[t], s = signs.sign(t)
             var quad = Quad()
             if t + 1 < triangles.count {
-                let w = triangles[t + 1], r = signs[t + 1]
+                let w = triangles[t + 1], r = signs.sign(t + 1)
                 // (p, q, r) then (p, r, s), or (p, q, s) then (q, r, s), with one sign.
                 if s != 0, s == r, v.x == w.x, v.z == w.y {
                     quad = Quad(corners: SIMD4(v.x, v.y, v.z, w.z), sign: s)
@@ -151,15 +161,22 @@ extension OverlapCandidates {
     /// listing first find a pair with the reverse of one of their runs; 0 when fewer than a
     /// quarter of them find one (not a tessellation listed row by row).
     static func neighbourStride(triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>) -> Int {
+        neighbourStride(triangles: triangles, signs: GivenSigns(signs: signs))
+    }
+
+    /// `neighbourStride(triangles:signs:)` with the signs from `signs`.
+    static func neighbourStride<Signs: TriangleSigns>(triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: Signs) -> Int {
         let pairCount = (triangles.count + 1) / 2
         let reach = 1_024, samples = 64
         guard pairCount > 2 else { return 0 }
         /// Whether `body` is true for a run of pair p (both triangles; those cancelling between
         /// them too), no array made.
         func anyRun(_ p: Int, _ body: (UInt64) -> Bool) -> Bool {
-            for t in 2 * p..<Swift.min(2 * p + 2, triangles.count) where signs[t] != 0 {
+            for t in 2 * p..<Swift.min(2 * p + 2, triangles.count) {
+                let sign = signs.sign(t)
+                guard sign != 0 else { continue }
                 let v = triangles[t]
-                let (from, to) = signs[t] > 0 ? (v, SIMD3(v.y, v.z, v.x)) : (SIMD3(v.y, v.z, v.x), v)
+                let (from, to) = sign > 0 ? (v, SIMD3(v.y, v.z, v.x)) : (SIMD3(v.y, v.z, v.x), v)
                 for k in 0..<3 where from[k] != to[k] {
                     if body(UInt64(UInt32(bitPattern: from[k])) << 32 | UInt64(UInt32(bitPattern: to[k]))) { return true }
                 }

@@ -17,6 +17,44 @@ extension OverlapCandidates {
     static func residualChain(
         vertexCount: Int, triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>
     ) -> [(a: Int32, b: Int32, weight: Int32)]? {
+        residualChain(vertexCount: vertexCount, triangles: triangles, signs: GivenSigns(signs: signs))
+    }
+
+    /// The screen signs (`ScreenOrientation.checkedSigns`, with the same marks in `uncertain`) and
+    /// R, in one pass over the triangles: R's runs need every triangle's sign once, so they are
+    /// made there (`MadeSigns`) instead of in a pass of their own, which read every triangle and
+    /// its corners a second time (a tenth of the exact order on W3). The same signs and R as the
+    /// two passes. Nil when a triangle names a vertex `screen` does not have (`outOfRange`), or
+    /// when `residualChain` gives nil (then no sign was made: the caller checks its bounds first).
+    static func signsAndResidualChain(
+        screen: UnsafeBufferPointer<Point3D>, triangles: UnsafeBufferPointer<SIMD3<Int32>>, uncertain: UnsafeMutableBufferPointer<UInt8>,
+        outOfRange: inout Bool
+    ) -> (signs: [Int8], residual: [(a: Int32, b: Int32, weight: Int32)])? {
+        let n = triangles.count
+        var residual: [(a: Int32, b: Int32, weight: Int32)]? = nil
+        let check = IndexCheck()
+        // Every sign is written by `keptRuns` (each pair's triangles, the last one alone), once
+        // `residualChain` gets past its bounds; otherwise the array is thrown away below.
+        let signs = [Int8](unsafeUninitializedCapacity: n) { buffer, initialized in
+            initialized = n
+            guard let base = buffer.baseAddress else { return }
+            let made = MadeSigns(
+                screen: screen, triangles: triangles, out: SharedMutableBuffer(base: base), uncertain: uncertain.baseAddress,
+                bound: UInt32(clamping: screen.count), check: check)
+            residual = residualChain(vertexCount: screen.count, triangles: triangles, signs: made)
+        }
+        guard !check.outOfRange.load(ordering: .relaxed) else {
+            outOfRange = true
+            return nil
+        }
+        return residual.map { (signs, $0) }
+    }
+
+    /// `residualChain(vertexCount:triangles:signs:)` with the signs from `signs`, asked for once
+    /// for every triangle (and again for a few sampled ones) when it gets past its bounds.
+    static func residualChain<Signs: TriangleSigns>(
+        vertexCount: Int, triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: Signs
+    ) -> [(a: Int32, b: Int32, weight: Int32)]? {
         let n = triangles.count
         guard 3 * n < Int(Int32.max), vertexCount < Int(Int32.max) / 2 else { return nil }
         let cores = ProcessInfoCores.count

@@ -64,12 +64,27 @@ enum OverlapCandidates {
         screen: UnsafeBufferPointer<Point3D>, triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>,
         scale: Double?, topology: SortTopology? = nil
     ) -> Candidates? {
+        guard fits(triangleCount: triangles.count, vertexCount: screen.count),
+            let residual = topology?.residual(signs: signs)
+                ?? residualChain(vertexCount: screen.count, triangles: triangles, signs: signs)
+        else { return nil }
+        return find(screen: screen, triangles: triangles, signs: signs, scale: scale, residual: residual)
+    }
+
+    /// Whether `find` can count `n` triangles over `vertexCount` vertices: edge and cell counts are
+    /// kept in Int32, half-edge codes in UInt32.
+    static func fits(triangleCount n: Int, vertexCount: Int) -> Bool {
+        8 * n + 1_024 < Int(Int32.max) && vertexCount < Int(Int32.max) / 2
+    }
+
+    /// `find(screen:triangles:signs:scale:topology:)` with R made already (by `residualChain` or
+    /// `signsAndResidualChain`, for triangles and vertices that `fits`).
+    static func find(
+        screen: UnsafeBufferPointer<Point3D>, triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>,
+        scale: Double?, residual: [(a: Int32, b: Int32, weight: Int32)]
+    ) -> Candidates? {
         let n = triangles.count
         let vertexCount = screen.count
-        // Edge and cell counts are kept in Int32, half-edge codes in UInt32.
-        guard 8 * n + 1_024 < Int(Int32.max), vertexCount < Int(Int32.max) / 2 else { return nil }
-        guard let residual = topology?.residual(signs: signs) ?? residualChain(vertexCount: vertexCount, triangles: triangles, signs: signs)
-        else { return nil }
         guard residual.count <= n / 4 + 64 else { return nil }
         var active: [Int32] = []
         guard !residual.isEmpty else {
@@ -104,7 +119,7 @@ enum OverlapCandidates {
         fillCells(of: screen, grid: grid, into: vertexCells)
         let cells = UnsafeBufferPointer(vertexCells)
         let flags = tables.flags
-        bins.start.withUnsafeBufferPointer { start in
+        let counts = bins.start.withUnsafeBufferPointer { start in
             bins.members.withUnsafeBufferPointer { members in
                 bins.columns.withUnsafeBufferPointer { memberColumns in
                     segments.withUnsafeBufferPointer { segments in
@@ -113,22 +128,23 @@ enum OverlapCandidates {
                             winding: UnsafeBufferPointer(winding), attentionBits: attentionBits, segmentCellBits: segmentCellBits,
                             residualVertices: residualVertices, cells: cells, start: start, members: members,
                             memberColumns: memberColumns, segments: segments, low: low, high: high, touch: touch)
-                        scan.flag(into: flags)
+                        return scan.flag(into: flags)
                     }
                 }
             }
         }
-        return Candidates(triangles: flagged(UnsafeBufferPointer(flags)), residualVertices: residualEnds(residual))
+        return Candidates(triangles: flagged(UnsafeBufferPointer(flags), counts: counts), residualVertices: residualEnds(residual))
     }
 
-    /// The indices whose flag is set, ascending, on all cores: each block of `budgetBlock` flags
-    /// counts its own, the counts' running sums place each block's indices, and every block writes
-    /// its own range (the same list as one pass in order).
-    static func flagged(_ flags: UnsafeBufferPointer<UInt8>) -> [Int32] {
+    /// The indices whose flag is set, ascending, on all cores: `counts` has each block of
+    /// `budgetBlock` flags' count of set ones (as `CoverScan.flag(into:)` returns them), their
+    /// running sums place each block's indices, and every block writes its own range (the same
+    /// list as one pass in order).
+    static func flagged(_ flags: UnsafeBufferPointer<UInt8>, counts: [Int]) -> [Int32] {
         let n = flags.count
         let blocks = (n + budgetBlock - 1) / budgetBlock
         @inline(__always) func block(_ b: Int) -> Range<Int> { b * budgetBlock..<Swift.min(n, (b + 1) * budgetBlock) }
-        let counts = parallelParts(blocks) { b in block(b).reduce(0) { $0 + (flags[$1] != 0 ? 1 : 0) } }
+        assert(counts.count == blocks, "a count for every block")
         var starts = [Int](repeating: 0, count: blocks + 1)
         for b in 0..<blocks { starts[b + 1] = starts[b] + counts[b] }
         let total = starts[blocks]

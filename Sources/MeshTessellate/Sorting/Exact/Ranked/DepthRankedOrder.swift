@@ -57,9 +57,33 @@ enum DepthRankedOrder {
         }
     }
 
+    /// `order(screen:triangles:limit:topology:countingClusters:)` over buffers, for triangles whose
+    /// corners nobody has checked: the screen signs' pass checks them as it reads them (see
+    /// `ScreenOrientation.checkedSigns`), and a triangle naming a vertex `screen` does not have
+    /// gives nil with `indexOutOfRange` set. The triangles must number 2 to `Int32.max − 1`.
+    static func order(
+        checking tris: UnsafeBufferPointer<SIMD3<Int32>>, screen s: UnsafeBufferPointer<Point3D>, limit: Int,
+        topology: SortTopology?, countingClusters: Bool, indexOutOfRange: inout Bool
+    ) -> Outcome? {
+        guard tris.count > 1, tris.count < Int(Int32.max) else { return nil }
+        return order(
+            screen: s, triangles: tris, limit: limit, topology: topology, countingClusters: countingClusters, checkingIndices: true,
+            indexOutOfRange: &indexOutOfRange)
+    }
+
     private static func order(
         screen s: UnsafeBufferPointer<Point3D>, triangles tris: UnsafeBufferPointer<SIMD3<Int32>>, limit: Int,
         topology: SortTopology?, countingClusters: Bool
+    ) -> Outcome? {
+        var indexOutOfRange = false
+        return order(
+            screen: s, triangles: tris, limit: limit, topology: topology, countingClusters: countingClusters, checkingIndices: false,
+            indexOutOfRange: &indexOutOfRange)
+    }
+
+    private static func order(
+        screen s: UnsafeBufferPointer<Point3D>, triangles tris: UnsafeBufferPointer<SIMD3<Int32>>, limit: Int,
+        topology: SortTopology?, countingClusters: Bool, checkingIndices: Bool, indexOutOfRange: inout Bool
     ) -> Outcome? {
         let n = tris.count
         // Whether the candidates' angles at each vertex cover the direction +x once (bit 0) or
@@ -70,10 +94,35 @@ enum DepthRankedOrder {
         let turns = turnScratch.buffer(of: UInt8.self, count: s.count)
         // The sign of each triangle's screen area; 0 for those that cover none (edge-on, or not
         // finite), which take part in no pair.
-        let sign = ScreenOrientation.signs(screen: s, triangles: tris, uncertain: turns)
-        // The touch tolerance's scale: the extent of R, which is the extent of everything covered.
-        let candidates = sign.withUnsafeBufferPointer { sign in
-            OverlapCandidates.find(screen: s, triangles: tris, signs: sign, scale: nil, topology: topology)
+        // Nothing more to do past the coverage pass's bounds (as `OverlapCandidates.find` says);
+        // nothing of `screen` is read then, so unchecked corners are no matter.
+        guard OverlapCandidates.fits(triangleCount: n, vertexCount: s.count) else { return nil }
+        let sign: [Int8]
+        let candidates: OverlapCandidates.Candidates?
+        // The touch tolerance's scale (nil): the extent of R, which is the extent of everything covered.
+        if topology == nil {
+            // The signs made by R's pass over the triangles, which needs each one's once.
+            guard
+                let made = OverlapCandidates.signsAndResidualChain(
+                    screen: s, triangles: tris, uncertain: turns, outOfRange: &indexOutOfRange)
+            else { return nil }
+            sign = made.signs
+            candidates = sign.withUnsafeBufferPointer { sign in
+                OverlapCandidates.find(screen: s, triangles: tris, signs: sign, scale: nil, residual: made.residual)
+            }
+        } else {
+            let signs =
+                checkingIndices
+                ? ScreenOrientation.checkedSigns(screen: s, triangles: tris, uncertain: turns)
+                : ScreenOrientation.signs(screen: s, triangles: tris, uncertain: turns)
+            guard let signs else {
+                indexOutOfRange = true
+                return nil
+            }
+            sign = signs
+            candidates = sign.withUnsafeBufferPointer { sign in
+                OverlapCandidates.find(screen: s, triangles: tris, signs: sign, scale: nil, topology: topology)
+            }
         }
         guard let candidates else { return nil }
         let list = candidates.triangles
