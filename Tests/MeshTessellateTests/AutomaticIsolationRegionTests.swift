@@ -102,8 +102,14 @@ private typealias I = IsolationSupport
         for step in steps {
             let corners: [(String, SIMD2<Double>)] =
                 step.outerStep
-                ? [("o\(step.outer)", outer(step.outer)), ("o\(step.outer + 1)", outer(step.outer + 1)), ("i\(step.inner)", inner(step.inner))]
-                : [("o\(step.outer)", outer(step.outer)), ("i\(step.inner + 1)", inner(step.inner + 1)), ("i\(step.inner)", inner(step.inner))]
+                ? [
+                    ("o\(step.outer)", outer(step.outer)), ("o\(step.outer + 1)", outer(step.outer + 1)),
+                    ("i\(step.inner)", inner(step.inner)),
+                ]
+                : [
+                    ("o\(step.outer)", outer(step.outer)), ("i\(step.inner + 1)", inner(step.inner + 1)),
+                    ("i\(step.inner)", inner(step.inner)),
+                ]
             let e1 = corners[1].1 - corners[0].1, e2 = corners[2].1 - corners[0].1
             let signed = (e1.x * e2.y - e1.y * e2.x) / 2
             // The chains run counter-clockwise round the vertex, so (outer, next outer, inner)

@@ -36,7 +36,8 @@ struct AdaptiveCell: Sendable {
                 pieces[c.face].append(
                     AdaptiveCell(
                         face: c.face, level: c.level, origin: c.origin, patch: c.patch,
-                        fanCorner: c.patch == nil ? c.corner : -1, bound: c.bound, rings: c.rings, ringRates: c.ringRates, ringSamples: c.ringSamples,
+                        fanCorner: c.patch == nil ? c.corner : -1, bound: c.bound, rings: c.rings, ringRates: c.ringRates,
+                        ringSamples: c.ringSamples,
                         farRate: c.farRate))
             }
         }

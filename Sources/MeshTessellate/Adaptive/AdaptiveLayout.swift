@@ -341,7 +341,8 @@ struct AdaptiveLayout: Sendable {
                 // Rings: the far sides' samples each take one, as for a fan; the rest as
                 // ``RingTriangulation`` counts them.
                 if !cells[c].rings.isEmpty {
-                    triangles += RingTriangulation.triangleCount(farRate: cells[c].farRate, rates: cells[c].ringRates) - 2 * cells[c].farRate
+                    triangles +=
+                        RingTriangulation.triangleCount(farRate: cells[c].farRate, rates: cells[c].ringRates) - 2 * cells[c].farRate
                 }
                 guard r[k] == 1, r[(k + 3) % 4] == 1 else {
                     throw MeshError(.unsupported, path: "faces[\(cells[c].face)]", "a corner square's sides at its vertex are split")

@@ -40,7 +40,9 @@ extension CellStitcher {
         let first = side((k + 1) % 4), second = side((k + 2) % 4)
         let n0 = max(1, layout.ringFarRate(cell))
         let fine = [max(1, (first.count - 1) / n0), max(1, (second.count - 1) / n0)]
-        func outer(_ o: Int) -> Local { o <= n0 ? first[min(o * fine[0], first.count - 1)] : second[min((o - n0) * fine[1], second.count - 1)] }
+        func outer(_ o: Int) -> Local {
+            o <= n0 ? first[min(o * fine[0], first.count - 1)] : second[min((o - n0) * fine[1], second.count - 1)]
+        }
         if let inner = chains.first {
             for step in RingTriangulation.ring(outer: n0, inner: (inner.count - 1) / 2) {
                 guard step.outerStep else {

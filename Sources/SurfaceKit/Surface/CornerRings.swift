@@ -243,7 +243,8 @@ extension CornerContinuation {
                 farRate == 1
                     ? min(
                         allowance,
-                        CornerContinuation.chordBound(far.patch, side: far.side, from: outer.points[j + 1], to: outer.points[j], scale: scale))
+                        CornerContinuation.chordBound(
+                            far.patch, side: far.side, from: outer.points[j + 1], to: outer.points[j], scale: scale))
                     : allowance)
         }
         return worst + sides
