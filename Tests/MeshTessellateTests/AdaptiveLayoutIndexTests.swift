@@ -65,20 +65,36 @@ import Testing
                 #expect(layout.cornerNodes[c][k] == node(face: cells[c].face, AdaptiveLayout.corner(k, of: cells[c])))
             }
         }
+        // A ring square's chain: its two ends on the face's sides keyed there, the samples
+        // between them new nodes of the cell's own, in chain order.
         var ringNodes: [Int32] = []
+        var own = 0
         for c in cells.indices where !cells[c].rings.isEmpty {
             let k = cells[c].fanCorner
             let p0 = AdaptiveLayout.corner(k, of: cells[c])
-            for level in cells[c].rings {
+            for (level, n) in zip(cells[c].rings, cells[c].ringRates) {
                 let shift = Int64(level - cells[c].level)
-                for j in 1...3 {
+                for p in 0...(2 * n) {
+                    guard p == 0 || p == 2 * n else {
+                        ringNodes.append(Int32(hashed.count + own))
+                        own += 1
+                        continue
+                    }
+                    let j = p == 0 ? 1 : 3
                     let q = p0 &+ ((AdaptiveLayout.corner((k + j) % 4, of: cells[c]) &- p0) / SIMD2(repeating: 1 << shift))
-                    ringNodes.append(node(face: cells[c].face, q))
+                    let key = AdaptiveLayout.key(face: cells[c].face, q, surfaces: surfaces)
+                    if let i = hashed[key] {
+                        ringNodes.append(i)
+                    } else {
+                        let i = Int32(hashed.count + own)
+                        hashed[key] = i
+                        ringNodes.append(i)
+                    }
                 }
             }
         }
         #expect(layout.ringNodes == ringNodes)
-        #expect(layout.nodes.count == hashed.count)
+        #expect(layout.nodes.count == hashed.count + own)
         if input != .ripple { #expect(hashed.keys.contains { $0.kind != .vertex }, "pieces put nodes on edges or inside faces") }
     }
 

@@ -15,9 +15,10 @@ struct AdaptiveCell: Sendable {
     var fanCorner: Int
     /// For a corner square: the proven bound on its triangles' distance from the surface.
     var bound: Double
-    /// For a corner region drawn as rings: the levels of its nested squares and the surface
-    /// samples of their corners (``IsolatedCell/rings``); empty for a plain fan or a patch.
+    /// For a corner region drawn as rings: the levels and rates of its nested squares and the
+    /// surface samples of their chains (``IsolatedCell/rings``); empty for a plain fan or a patch.
     var rings: [Int] = []
+    var ringRates: [Int] = []
     var ringSamples: [RingSample] = []
     /// For a corner region: the segments it asks for on each far side.
     var farRate = 1
@@ -35,7 +36,8 @@ struct AdaptiveCell: Sendable {
                 pieces[c.face].append(
                     AdaptiveCell(
                         face: c.face, level: c.level, origin: c.origin, patch: c.patch,
-                        fanCorner: c.patch == nil ? c.corner : -1, bound: c.bound, rings: c.rings, ringSamples: c.ringSamples,
+                        fanCorner: c.patch == nil ? c.corner : -1, bound: c.bound, rings: c.rings, ringRates: c.ringRates,
+                        ringSamples: c.ringSamples,
                         farRate: c.farRate))
             }
         }

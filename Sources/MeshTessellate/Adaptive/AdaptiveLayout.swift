@@ -79,12 +79,16 @@ struct AdaptiveLayout: Sendable {
     var pieces: [Piece]
     var sideStart: [Int]
     var cornerNodes: [SIMD4<Int32>]
-    /// A corner region's ring corners: cell c's are `ringNodes[ringStart[c]..<ringStart[c + 1]]`,
-    /// three per ring level (its square's corners k + 1, k + 2, k + 3).
+    /// A corner region's ring chains: cell c's are `ringNodes[ringStart[c]..<ringStart[c + 1]]`,
+    /// 2n + 1 per ring square of rate n (``RingTriangulation/position(_:rate:)``).
     var ringNodes: [Int32] = []
     var ringStart: [Int] = []
-    /// Per ring (three entries of `ringNodes`), its square's level below its region's.
+    /// Per ring square, its level below its region's and its rate (its chain is 2n + 1 entries
+    /// of `ringNodes`): cell c's are `ringSquareStart[c]..<ringSquareStart[c + 1]`, the first of
+    /// them the region itself (depth 0, its far-side rate, no entries in `ringNodes`).
     var ringDepths: [Int] = []
+    var ringRates: [Int] = []
+    var ringSquareStart: [Int] = []
     var gridBase: [Int]
     /// For `rows` and `columns`: ``Strips/flags``, which of the first and last strips are squares.
     var stripQuads: [UInt8]
@@ -146,21 +150,38 @@ struct AdaptiveLayout: Sendable {
                 }
             }
         }
-        // The rings' corners: nodes too, keyed where they lie, so two regions along a control
-        // edge share the corners on it.
+        // The rings' chains: their ends lie on the face's sides and are keyed there, so two
+        // regions along a control edge share them; the other samples are the cell's own.
         var ringNodes: [Int32] = []
         var ringDepths: [Int] = []
+        var ringRates: [Int] = []
         var ringStart = [Int](repeating: 0, count: cellCount + 1)
+        var ringSquareStart = [Int](repeating: 0, count: cellCount + 1)
         for c in 0..<cellCount {
             ringStart[c] = ringNodes.count
+            ringSquareStart[c] = ringDepths.count
             guard !cells[c].rings.isEmpty else { continue }
             let cell = cells[c]
+            ringDepths.append(0)
+            ringRates.append(cell.farRate)
+            guard cell.ringRates.count == cell.rings.count else {
+                throw MeshError(.unsupported, path: "faces[\(cell.face)]", "a corner region's rings have no rates")
+            }
             let k = cell.fanCorner
             let p0 = AdaptiveLayout.corner(k, of: cell)
-            for (r, level) in cell.rings.enumerated() {
+            var sample = 0
+            for (level, n) in zip(cell.rings, cell.ringRates) {
                 let shift = Int64(level - cell.level)
                 ringDepths.append(level - cell.level)
-                for j in 1...3 {
+                ringRates.append(n)
+                for p in 0...(2 * n) {
+                    defer { sample += 1 }
+                    guard p == 0 || p == 2 * n else {
+                        ringNodes.append(Int32(truncatingIfNeeded: nodes.count))
+                        nodes.append(.ring(cell: Int32(c), point: Int32(sample)))
+                        continue
+                    }
+                    let j = p == 0 ? 1 : 3
                     let q = p0 &+ ((AdaptiveLayout.corner((k + j) % 4, of: cell) &- p0) / SIMD2(repeating: 1 << shift))
                     let key = AdaptiveLayout.key(face: cell.face, q, surfaces: surfaces)
                     if let i = nodeIndex[key] {
@@ -168,16 +189,19 @@ struct AdaptiveLayout: Sendable {
                     } else {
                         let i = Int32(truncatingIfNeeded: nodes.count)
                         nodeIndex[key] = i
-                        nodes.append(.ring(cell: Int32(c), point: Int32(3 * r + j - 1)))
+                        nodes.append(.ring(cell: Int32(c), point: Int32(sample)))
                         ringNodes.append(i)
                     }
                 }
             }
         }
         ringStart[cellCount] = ringNodes.count
+        ringSquareStart[cellCount] = ringDepths.count
+        self.ringSquareStart = ringSquareStart
         self.ringNodes = ringNodes
         self.ringStart = ringStart
         self.ringDepths = ringDepths
+        self.ringRates = ringRates
         guard !nodes.contains(.pending) else {
             throw MeshError(.unsupported, path: "faces", "a corner of a piece next to an irregular vertex has no surface to sample")
         }
@@ -257,6 +281,19 @@ struct AdaptiveLayout: Sendable {
         sideStart[4 * cellCount] = pieces.count
         // A segment no patch borders (between corner squares) keeps rate 1: no inner samples.
         for s in segments.indices where segments[s].cell < 0 { segments[s].rate = 1 }
+        // A corner region's far sides carry a multiple of its rate, so each of its segments is
+        // a fan from one inner sample over finer samples (the bound's allowance covers those).
+        for c in 0..<cellCount where !cells[c].rings.isEmpty && cells[c].farRate > 1 {
+            let n = cells[c].farRate
+            for k in [(cells[c].fanCorner + 1) % 4, (cells[c].fanCorner + 2) % 4] {
+                let side = pieces[sideStart[4 * c + k]..<sideStart[4 * c + k + 1]]
+                guard side.count == 1, let piece = side.first else {
+                    throw MeshError(.unsupported, path: "faces[\(cells[c].face)]", "a corner region's far side is split")
+                }
+                let rate = segments[Int(piece.segment)].rate
+                segments[Int(piece.segment)].rate = (rate + n - 1) / n * n
+            }
+        }
         self.nodes = nodes
         self.cornerNodes = cornerNodes
         self.pieces = pieces
@@ -301,8 +338,12 @@ struct AdaptiveLayout: Sendable {
                 kind[c] = .fan
                 let k = cells[c].fanCorner
                 triangles += r[(k + 1) % 4] + r[(k + 2) % 4]
-                // Rings: two more on the outer one, four on each other, two for the inner fan.
-                if !cells[c].rings.isEmpty { triangles += 4 * cells[c].rings.count }
+                // Rings: the far sides' samples each take one, as for a fan; the rest as
+                // ``RingTriangulation`` counts them.
+                if !cells[c].rings.isEmpty {
+                    triangles +=
+                        RingTriangulation.triangleCount(farRate: cells[c].farRate, rates: cells[c].ringRates) - 2 * cells[c].farRate
+                }
                 guard r[k] == 1, r[(k + 3) % 4] == 1 else {
                     throw MeshError(.unsupported, path: "faces[\(cells[c].face)]", "a corner square's sides at its vertex are split")
                 }
@@ -424,6 +465,17 @@ struct AdaptiveLayout: Sendable {
                 sum + (isSquares(s) ? along * perQuad : (s == 0 ? first : along) + (s == count - 1 ? last : along))
             }
         }
+    }
+
+    /// Cell c's ring squares inside its corner region (entries of `ringDepths` and `ringRates`).
+    func ringRange(_ c: Int) -> Range<Int> {
+        let start = ringSquareStart[c], end = ringSquareStart[c + 1]
+        return start < end ? (start + 1)..<end : start..<end
+    }
+
+    /// The segments corner region c asks of each far side (1 for a cell without rings).
+    func ringFarRate(_ c: Int) -> Int {
+        ringSquareStart[c] < ringSquareStart[c + 1] ? ringRates[ringSquareStart[c]] : 1
     }
 
     /// Cell c's strips (for `rows` and `columns`).

@@ -9,49 +9,63 @@ extension FaceSampler {
 }
 
 extension CellStitcher {
-    /// A corner region at an irregular vertex drawn as nested rings (``CornerRingBound``): the
-    /// outer ring zips the region's far sides, with whatever samples its neighbours put there, to
-    /// the first inner square's corners, as fans from its two corners on the region's sides and
-    /// two triangles at the far corner; each further ring is four triangles around its outer
-    /// square's far corner; the innermost square is a fan of two from the vertex's limit point.
+    /// A corner region at an irregular vertex drawn as nested rings (``CornerRingBound``), cut as
+    /// ``RingTriangulation`` cuts them: each ring's two trapezoids zipped between its squares'
+    /// chains, the innermost square a fan from the vertex's limit point. The outer ring's chain
+    /// is the region's far sides, with the samples its neighbours put there: a multiple of its
+    /// rate n₀ (the layout makes it so), each of its n₀ segments a fan from the inner sample the
+    /// ring joins it to.
     mutating func rings() {
         let k = fanCorner
         let corners = layout.cornerNodes[cell]
         let vertex = Local(id: corners[k], uv: UnitSquare.corner(k))
         let ids = layout.ringNodes[layout.ringStart[cell]..<layout.ringStart[cell + 1]]
-        let levels = ids.count / 3
         let origin = UnitSquare.corner(k)
-        /// Ring r's corner k + j (j = 1, 2, 3): the fraction `shrink` of the way from the vertex to
-        /// the region's corner k + j.
-        func point(_ r: Int, _ j: Int, shrink: Double) -> Local {
-            let far = UnitSquare.corner((k + j) % 4)
-            return Local(id: ids[ids.startIndex + 3 * r + j - 1], uv: origin + shrink * (far - origin))
+        let across = UnitSquare.corner((k + 1) % 4) - origin, up = UnitSquare.corner((k + 3) % 4) - origin
+        // The ring squares' chains, outermost first.
+        var chains: [[Local]] = []
+        var next = ids.startIndex
+        for r in layout.ringRange(cell) {
+            let n = layout.ringRates[r]
+            let shrink = Double(sign: .plus, exponent: -layout.ringDepths[r], significand: 1)
+            var chain: [Local] = []
+            for p in 0...(2 * n) {
+                let q = shrink * RingTriangulation.position(p, rate: n)
+                chain.append(Local(id: ids[next], uv: origin + q.x * across + q.y * up))
+                next += 1
+            }
+            chains.append(chain)
         }
-        let shrinks = ringShrinks()
-        // The outer ring: fans from I₁ over the far side k + 1 → k + 2 and from I₃ over k + 2 → k + 3.
+        // The outer ring: the far sides k + 1 → k + 2 and k + 2 → k + 3, r samples a segment.
         let first = side((k + 1) % 4), second = side((k + 2) % 4)
-        let i1 = point(0, 1, shrink: shrinks[0]), i2 = point(0, 2, shrink: shrinks[0]), i3 = point(0, 3, shrink: shrinks[0])
-        for i in 0..<(first.count - 1) { triangle(i1, first[i], first[i + 1]) }
-        let o2 = Local(id: corners[(k + 2) % 4], uv: UnitSquare.corner((k + 2) % 4))
-        triangle(o2, i1, i2)
-        triangle(o2, i2, i3)
-        for i in 0..<(second.count - 1) { triangle(i3, second[i], second[i + 1]) }
-        for r in 1..<levels {
-            let o = (1...3).map { point(r - 1, $0, shrink: shrinks[r - 1]) }
-            let n = (1...3).map { point(r, $0, shrink: shrinks[r]) }
-            triangle(o[1], o[0], n[0])
-            triangle(o[1], n[0], n[1])
-            triangle(o[1], n[1], n[2])
-            triangle(o[1], n[2], o[2])
+        let n0 = max(1, layout.ringFarRate(cell))
+        let fine = [max(1, (first.count - 1) / n0), max(1, (second.count - 1) / n0)]
+        func outer(_ o: Int) -> Local {
+            o <= n0 ? first[min(o * fine[0], first.count - 1)] : second[min((o - n0) * fine[1], second.count - 1)]
         }
-        let last = levels - 1
-        triangle(vertex, point(last, 1, shrink: shrinks[last]), point(last, 2, shrink: shrinks[last]))
-        triangle(vertex, point(last, 2, shrink: shrinks[last]), point(last, 3, shrink: shrinks[last]))
-    }
-
-    /// Each ring square's side as a share of the region's: 2⁻⁽ˡᵉᵛᵉˡ ⁻ ʳᵉᵍⁱᵒⁿ⁾.
-    func ringShrinks() -> [Double] {
-        let start = layout.ringStart[cell] / 3, end = layout.ringStart[cell + 1] / 3
-        return layout.ringDepths[start..<end].map { Double(sign: .plus, exponent: -$0, significand: 1) }
+        if let inner = chains.first {
+            for step in RingTriangulation.ring(outer: n0, inner: (inner.count - 1) / 2) {
+                guard step.outerStep else {
+                    triangle(outer(step.outer), inner[step.inner], inner[step.inner + 1])
+                    continue
+                }
+                let (chain, o, r) = step.outer < n0 ? (first, step.outer, fine[0]) : (second, step.outer - n0, fine[1])
+                let end = step.outer + 1 == n0 || step.outer + 1 == 2 * n0 ? chain.count - 1 : (o + 1) * r
+                for j in (o * r)..<end { triangle(inner[step.inner], chain[j], chain[j + 1]) }
+            }
+        }
+        for r in chains.indices.dropFirst() {
+            let o = chains[r - 1], i = chains[r]
+            for step in RingTriangulation.ring(outer: (o.count - 1) / 2, inner: (i.count - 1) / 2) {
+                if step.outerStep {
+                    triangle(o[step.outer], o[step.outer + 1], i[step.inner])
+                } else {
+                    triangle(o[step.outer], i[step.inner], i[step.inner + 1])
+                }
+            }
+        }
+        if let last = chains.last {
+            for j in 0..<(last.count - 1) { triangle(vertex, last[j], last[j + 1]) }
+        }
     }
 }

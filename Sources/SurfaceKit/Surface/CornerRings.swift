@@ -2,19 +2,23 @@
 /// several isolation levels, with a proven bound.
 ///
 /// The region is the corner square of some level at the vertex. Inside it, the corner squares of
-/// deeper levels (the ring levels, not necessarily consecutive) are nested around the vertex;
-/// between two of them lies an L-shaped ring, drawn as four triangles around the outer square's
-/// far corner, and the innermost square is a fan of two triangles from the vertex's limit point.
-/// In the frame with the vertex at the origin and the region's far sides at x = 1 and y = 1, a
-/// ring between squares of sides s > t joins O₁ = (s, 0), O₂ = (s, s), O₃ = (0, s) to
-/// I₁ = (t, 0), I₂ = (t, t), I₃ = (0, t) by (O₂, O₁, I₁), (O₂, I₁, I₂), (O₂, I₂, I₃) and
-/// (O₂, I₃, O₃): the ring is star-shaped from O₂, so these tile it. The outermost ring's far
-/// sides may carry more samples (the neighbouring cells choose them); its two triangles on the far
-/// sides are then fans from I₁ and I₃, which differ from the single triangles by at most the far
-/// side's distance from its chord (as for a corner fan, ``CornerContinuation``).
+/// deeper levels (the ring levels, not necessarily consecutive) are nested around the vertex. In
+/// the frame with the vertex at the origin and the region's far sides at x = 1 and y = 1, a square
+/// of side s is drawn by its L-shaped far boundary from (s, 0) round (s, s) to (0, s), with n
+/// evenly spaced segments on each of its two far sides (its rate): the chain of 2n + 1 samples
+/// (``RingTriangulation``). Between two squares of sides s > t lies a ring; the diagonal from
+/// (t, t) to (s, s) cuts it into two convex trapezoids, and each is zipped between its outer and
+/// inner chains, which always tiles a convex quadrilateral between two of its opposite sides. The
+/// innermost square is a fan from the vertex's limit point over its chain.
 ///
-/// So a region of m rings takes 4m + 2 triangles (plus one per extra far-side sample), where the
-/// pieces of the same levels, each its own cell, take two or more each and three per level.
+/// The region's own far sides carry whatever the neighbouring cells ask for; the layout keeps it a
+/// multiple of the region's rate n, and each of the n segments then is a fan from the same inner
+/// sample over its finer samples, which differs from the single triangle by at most the side's
+/// distance from that segment's chord (``CornerContinuation/farSideAllowance(rate:from:scale:)``).
+///
+/// So a region of rings with rates n₀ (its far sides), n₁, …, n_K takes 2(n₀ + n₁) + … +
+/// 2(n_{K−1} + n_K) + 2n_K triangles (plus one per extra far-side sample), where the pieces of the
+/// same levels, each its own cell, take two or more each and three per level.
 public struct CornerRingBound {
     /// A triangle in the frame of the region (vertex at the origin), with its corners' points.
     struct Triangle {
@@ -51,24 +55,65 @@ public struct CornerRingBound {
         }
     }
 
-    /// The triangles of a ring from O₁, O₂, O₃ to I₁, I₂, I₃ (their frame positions and points),
-    /// O₂ the outer square's far corner: (O₂, O₁, I₁), (O₂, I₁, I₂), (O₂, I₂, I₃), (O₂, I₃, O₃).
-    /// With `farA` and `farB` (the samples of the far sides O₁ → O₂ and O₂ → O₃, ends included),
-    /// the first and last are fans from I₁ and I₃ over them.
-    static func ring(
-        outer: [(SIMD2<Double>, Point3D)], inner: [(SIMD2<Double>, Point3D)], farA: [(SIMD2<Double>, Point3D)]? = nil,
-        farB: [(SIMD2<Double>, Point3D)]? = nil
-    ) -> [Triangle] {
+    /// The triangles of the ring between an outer chain and an inner one (frame positions and
+    /// points, 2n + 1 and 2m + 1 samples), as ``RingTriangulation/ring(outer:inner:)`` cuts it.
+    static func ring(outer: [(SIMD2<Double>, Point3D)], inner: [(SIMD2<Double>, Point3D)]) -> [Triangle] {
         func t(_ a: (SIMD2<Double>, Point3D), _ b: (SIMD2<Double>, Point3D), _ c: (SIMD2<Double>, Point3D)) -> Triangle {
             Triangle(uv: (a.0, b.0, c.0), points: (a.1, b.1, c.1))
         }
-        var list: [Triangle] = []
-        let a = farA ?? [outer[0], outer[1]], b = farB ?? [outer[1], outer[2]]
-        for i in 0..<(a.count - 1) { list.append(t(inner[0], a[i], a[i + 1])) }
-        list.append(t(outer[1], inner[0], inner[1]))
-        list.append(t(outer[1], inner[1], inner[2]))
-        for i in 0..<(b.count - 1) { list.append(t(inner[2], b[i], b[i + 1])) }
-        return list
+        return RingTriangulation.ring(outer: (outer.count - 1) / 2, inner: (inner.count - 1) / 2).map { step in
+            step.outerStep
+                ? t(outer[step.outer], outer[step.outer + 1], inner[step.inner])
+                : t(outer[step.outer], inner[step.inner], inner[step.inner + 1])
+        }
+    }
+}
+
+/// How a ring of a corner region is cut into triangles: one definition for its bound and for the
+/// layout that draws it, which must agree triangle for triangle.
+package enum RingTriangulation {
+    /// One triangle: two consecutive samples of the outer chain and one of the inner
+    /// (`outerStep`), or one of the outer and two consecutive of the inner; `outer` and `inner`
+    /// are the first of them.
+    package struct Step: Sendable, Equatable {
+        package var outerStep: Bool
+        package var outer: Int
+        package var inner: Int
+    }
+
+    /// Sample p of a square's chain with n segments on each far side, as a share of the square's
+    /// side in the frame with the vertex at the origin: up the first far side from (1, 0) to
+    /// (1, 1) for p ≤ n, then along the second to (0, 1).
+    package static func position(_ p: Int, rate n: Int) -> SIMD2<Double> {
+        p <= n ? SIMD2(1, Double(p) / Double(n)) : SIMD2(Double(2 * n - p) / Double(n), 1)
+    }
+
+    /// The ring between a square of rate n and one of rate m inside it: each trapezoid (outer
+    /// samples 0…n with inner 0…m, then outer n…2n with inner m…2m) zipped, always advancing
+    /// along the chain whose next segment's midpoint comes first (the outer one on a tie).
+    package static func ring(outer n: Int, inner m: Int) -> [Step] {
+        var steps: [Step] = []
+        steps.reserveCapacity(2 * (n + m))
+        for half in 0..<2 {
+            var i = 0, j = 0
+            while i < n || j < m {
+                let outer = j == m || (i < n && (2 * i + 1) * m <= (2 * j + 1) * n)
+                steps.append(Step(outerStep: outer, outer: half * n + i, inner: half * m + j))
+                if outer { i += 1 } else { j += 1 }
+            }
+        }
+        return steps
+    }
+
+    /// Triangles of a region with far-side rate n₀ and ring rates n₁…n_K: the rings, then the fan
+    /// of 2n_K from the vertex (each extra far-side sample adds one).
+    package static func triangleCount(farRate: Int, rates: [Int]) -> Int {
+        var total = 0, outer = farRate
+        for n in rates {
+            total += 2 * (outer + n)
+            outer = n
+        }
+        return total + 2 * outer
     }
 }
 
@@ -77,52 +122,41 @@ extension CornerContinuation {
     /// innermost fan) of a corner region at corner `k`: the regions of this continuation that lie
     /// between the squares of sides `outer.size` and `inner.size` (in the region's own (s, t)),
     /// against the ring's triangles. `outer.points` and `inner.points` are the surface points of
-    /// the squares' corners k + 1, k + 2, k + 3. With `farRate` n > 0 the outer square is the
-    /// region itself, whose far sides carry at least n evenly spaced segments each (the
-    /// neighbouring cells may ask for more): the ring is bounded with n, and what other samples
-    /// can change is added (``farSideAllowance(rate:from:scale:)``). For the fan, the last corner
-    /// square (the hull) is included.
+    /// the squares' chains (2n + 1 samples, ``RingTriangulation/position(_:rate:)``). With
+    /// `farSides` the outer square is the region itself, whose far sides carry a multiple of its
+    /// rate (the neighbouring cells may ask for more): what the finer samples can change is added
+    /// (``farSideAllowance(rate:from:scale:)``). For the fan, the last corner square (the hull) is
+    /// included.
     public func ringBound(
         corner k: Int, outer: (size: Double, points: [Point3D]), inner: (size: Double, points: [Point3D])?, limit: Point3D,
-        farRate: Int, scale: SIMD3<Double>, target: Double, giveUp: Double = .infinity
+        farSides isRegion: Bool, scale: SIMD3<Double>, target: Double, giveUp: Double = .infinity
     ) -> Double {
         func local(_ p: SIMD2<Double>) -> SIMD2<Double> {
             SIMD2(k == 1 || k == 2 ? 1 - p.x : p.x, k >= 2 ? 1 - p.y : p.y)
         }
-        let unit = [1, 2, 3].map { local(UnitSquare.corner((k + $0) % 4)) }
-        let o = (0..<3).map { (outer.size * unit[$0], outer.points[$0]) }
-        var farA: [(SIMD2<Double>, Point3D)]?, farB: [(SIMD2<Double>, Point3D)]?
-        if farRate > 1 {
-            // The far sides' samples at j/n, from the patches beyond them (which run them the
-            // other way: fraction f from corner k + 1 is 1 − f along the neighbour's side).
-            var sides: [[(SIMD2<Double>, Point3D)]] = []
-            for (j, far) in farSides.enumerated() {
-                guard let far else { return .infinity }
-                var samples = [o[j]]
-                for step in 1..<farRate {
-                    let f = Double(step) / Double(farRate)
-                    let uv = UnitSquare.side(far.side, 1 - f)
-                    let p = far.patch.evaluate(u: uv.x, v: uv.y).to * scale
-                    samples.append((o[j].0 + f * (o[j + 1].0 - o[j].0), p))
-                }
-                samples.append(o[j + 1])
-                sides.append(samples)
+        // The chains run from corner k + 1 round k + 2 to k + 3, which this frame may mirror.
+        let origin = UnitSquare.corner(k)
+        let across = UnitSquare.corner((k + 1) % 4) - origin, up = UnitSquare.corner((k + 3) % 4) - origin
+        func chain(_ square: (size: Double, points: [Point3D])) -> [(SIMD2<Double>, Point3D)] {
+            let n = (square.points.count - 1) / 2
+            return square.points.enumerated().map { p, point in
+                let q = square.size * RingTriangulation.position(p, rate: n)
+                return (local(origin + q.x * across + q.y * up), point)
             }
-            farA = sides[0]
-            farB = sides[1]
         }
+        let o = chain(outer)
+        let farRate = (outer.points.count - 1) / 2
+        guard farRate >= 1, outer.points.count == 2 * farRate + 1 else { return .infinity }
         let triangles: [CornerRingBound.Triangle]
         let lowest: Double
         if let inner {
-            let i = (0..<3).map { (inner.size * unit[$0], inner.points[$0]) }
-            triangles = CornerRingBound.ring(outer: o, inner: i, farA: farA, farB: farB)
+            guard inner.points.count % 2 == 1, inner.points.count >= 3 else { return .infinity }
+            triangles = CornerRingBound.ring(outer: o, inner: chain(inner))
             lowest = inner.size
         } else {
-            let l = (SIMD2<Double>.zero, limit)
-            triangles = [
-                CornerRingBound.Triangle(uv: (l.0, o[0].0, o[1].0), points: (l.1, o[0].1, o[1].1)),
-                CornerRingBound.Triangle(uv: (l.0, o[1].0, o[2].0), points: (l.1, o[1].1, o[2].1)),
-            ]
+            triangles = (0..<(o.count - 1)).map { j in
+                CornerRingBound.Triangle(uv: (.zero, o[j].0, o[j + 1].0), points: (limit, o[j].1, o[j + 1].1))
+            }
             lowest = 0
         }
         func distance(_ a: Point3D, _ b: Point3D) -> Double { ((a - b) * (a - b)).sum().squareRoot() }
@@ -196,35 +230,46 @@ extension CornerContinuation {
                 for q in scaled { worst = max(worst, distance(p, q)) }
             }
         }
-        guard farRate > 0 else { return worst }
+        guard isRegion else { return worst }
         var sides = 0.0
         for (j, far) in farSides.enumerated() {
             guard let far else { return .infinity }
-            // One segment: any samples of the far side move the fan by at most the side's
-            // distance from its chord.
+            // Finer samples on a far side move the fan over each of its n segments by at most
+            // the side's distance from that segment's chord; with one segment, the chord's own
+            // bound is the tighter.
+            let allowance = CornerContinuation.farSideAllowance(rate: farRate, from: far, scale: scale)
             sides = max(
                 sides,
                 farRate == 1
-                    ? CornerContinuation.chordBound(far.patch, side: far.side, from: outer.points[j + 1], to: outer.points[j], scale: scale)
-                    : CornerContinuation.farSideAllowance(rate: farRate, from: far, scale: scale))
+                    ? min(
+                        allowance,
+                        CornerContinuation.chordBound(
+                            far.patch, side: far.side, from: outer.points[j + 1], to: outer.points[j], scale: scale))
+                    : allowance)
         }
         return worst + sides
     }
 }
 
-/// The rings chosen for a vertex's corner regions: the region's level, the levels of the nested
-/// squares inside it, and each face's proven bound.
+/// The rings chosen for a vertex's corner regions: the region's level and far-side rate, the
+/// levels and rates of the nested squares inside it, each face's proven bound, and the
+/// triangles it takes.
 struct RingSchedule {
     var top: Int
     /// The segments the region asks for on each far side.
     var farRate: Int
     var rings: [Int]
+    /// The segments on each far side of each ring square (``RingTriangulation``).
+    var rates: [Int]
     var bounds: [Double]
+    /// The region's triangles (``RingTriangulation/triangleCount(farRate:rates:)``) and what its
+    /// far-side rate costs the pieces beyond.
+    var cost: Int
 }
 
 extension FaceSurfaces {
     /// The most segments a corner region asks for on each far side: past a few, the outer ring's
-    /// fans from its inner corners are as narrow as the neighbours' own grids.
+    /// triangles are as narrow as the neighbours' own grids.
     static let largestFarRate = 4
 
     /// About how many triangles a face's corner takes with one cell per isolation piece down to
@@ -233,81 +278,103 @@ extension FaceSurfaces {
     /// meshes), the fan two. Level 1's pieces are the same either way and not counted.
     static func pieceCost(levels: Int) -> Int { 8 * (levels - 1) + 2 }
 
-    /// The same with the pieces down to `top` and a corner region of rings below: its outer ring
-    /// 2n + 2 triangles, each other ring 4, the fan 2, and the n segments it asks of each far
-    /// side cost the two pieces beyond them about 2(n − 1) triangles each.
-    static func ringCost(_ schedule: RingSchedule) -> Int {
-        8 * (schedule.top - 1) + 2 * schedule.farRate + 2 + 4 * (schedule.rings.count - 1) + 2 + 4 * (schedule.farRate - 1)
-    }
+    /// The same with the pieces down to `top` and the corner region of `schedule` below.
+    static func ringCost(_ schedule: RingSchedule) -> Int { 8 * (schedule.top - 1) + schedule.cost }
 
     /// The least a corner region can cost below its pieces: one ring, one far segment, a fan.
     static let leastRingCost = 6
 
-    /// Rings for the corner regions of level `top` around one vertex, or nil when none are
-    /// proven within `tolerance`. From the region inward, each ring reaches as deep as its bound
-    /// allows (at most to `fanDepth`, the level whose plain fans are proven); the rings stop at
-    /// the first square whose fan is proven. `points[i][ℓ − 1]` are the surface points of face i's
-    /// corner square of level ℓ (its corners k + 1, k + 2, k + 3), `continuations[i]` the surface
-    /// below face i's region.
+    /// What n segments asked of each far side cost the two pieces beyond them: about 2(n − 1)
+    /// triangles each.
+    static func farCost(_ n: Int) -> Int { 4 * (n - 1) }
+
+    /// Rings for the corner regions of level `top` around one vertex, the fewest triangles
+    /// (below `budget`) among those proven within `tolerance`, or nil. The squares are states
+    /// (level, rate): the region (level `top`, any far-side rate up to ``largestFarRate``), then
+    /// deeper squares with rates no larger than the one outside them, ending in a fan; a ring
+    /// between two squares is an edge when every face's ring is proven. Levels only grow, so the
+    /// states are settled level by level, each with its cheapest proven path from the region.
+    /// A ring that misses the tolerance is not widened further at those rates.
+    /// `chain(i, ℓ, n)` gives the surface points of face i's corner square of level ℓ with rate
+    /// n (``RingTriangulation/position(_:rate:)``), `continuations[i]` the surface below face i's
+    /// region; `fanDepth` is the deepest level considered (plain fans are proven there).
     static func ringSchedule(
-        top: Int, fanDepth: Int, corners: [Int], points: [[[Point3D]?]], continuations: [CornerContinuation], limit: Point3D,
-        scale: SIMD3<Double>, tolerance: Double
+        top: Int, fanDepth: Int, corners: [Int], chain: (Int, Int, Int) -> [Point3D]?, continuations: [CornerContinuation],
+        limit: Point3D, scale: SIMD3<Double>, tolerance: Double, budget: Int
     ) -> RingSchedule? {
         func size(_ level: Int) -> Double { Double(sign: .plus, exponent: -(level - top), significand: 1) }
+        struct Square: Hashable {
+            var level: Int
+            var rate: Int
+        }
         /// Each face's bound for the ring from `outer` to `inner` (the fan at `outer` when nil),
         /// or nil when one misses the tolerance.
-        func bounds(outer: Int, inner: Int?, farRate: Int = 0) -> [Double]? {
+        func bounds(outer: Square, inner: Square?) -> [Double]? {
             var found: [Double] = []
             for i in corners.indices {
-                guard let o = points[i][outer - 1] else { return nil }
+                guard let o = chain(i, outer.level, outer.rate) else { return nil }
                 var innerSquare: (size: Double, points: [Point3D])?
                 if let inner {
-                    guard let p = points[i][inner - 1] else { return nil }
-                    innerSquare = (size(inner), p)
+                    guard let p = chain(i, inner.level, inner.rate) else { return nil }
+                    innerSquare = (size(inner.level), p)
                 }
                 let bound = continuations[i].ringBound(
-                    corner: corners[i], outer: (size(outer), o), inner: innerSquare, limit: limit, farRate: outer == top ? farRate : 0,
+                    corner: corners[i], outer: (size(outer.level), o), inner: innerSquare, limit: limit, farSides: outer.level == top,
                     scale: scale, target: tolerance / 2, giveUp: tolerance)
                 guard bound <= tolerance else { return nil }
                 found.append(bound)
             }
             return found
         }
-        // The outer ring: the fewest far-side segments that prove it with its first inner square.
-        guard top < fanDepth,
-            let (farRate, first) = (1...FaceSurfaces.largestFarRate).lazy.compactMap({ n in
-                bounds(outer: top, inner: top + 1, farRate: n).map { (n, $0) }
-            }).first
-        else { return nil }
-        var rings: [Int] = []
-        var worst = [Double](repeating: 0, count: corners.count)
-        var outer = top
-        while true {
-            if outer > top, let fan = bounds(outer: outer, inner: nil) {
-                worst = zip(worst, fan).map { max($0, $1) }
-                return RingSchedule(top: top, farRate: farRate, rings: rings, bounds: worst)
+        guard top < fanDepth else { return nil }
+        var reached: [Square: (cost: Int, from: Square?, bounds: [Double])] = [:]
+        let none = [Double](repeating: 0, count: corners.count)
+        for n in 1...largestFarRate { reached[Square(level: top, rate: n)] = (farCost(n), nil, none) }
+        var best: (cost: Int, square: Square, fan: [Double])?
+        for level in top...fanDepth {
+            for rate in 1...largestFarRate {
+                let here = Square(level: level, rate: rate)
+                guard let path = reached[here] else { continue }
+                let ceiling = best?.cost ?? budget
+                if level > top, path.cost + 2 * rate < ceiling, let fan = bounds(outer: here, inner: nil) {
+                    best = (path.cost + 2 * rate, here, fan)
+                }
+                guard level < fanDepth else { continue }
+                for next in 1...rate {
+                    for deeper in (level + 1)...fanDepth {
+                        let cost = path.cost + 2 * (rate + next)
+                        // Every path ends in a fan of two or more.
+                        guard cost + 2 < best?.cost ?? budget else { break }
+                        let inner = Square(level: deeper, rate: next)
+                        if let known = reached[inner], known.cost <= cost { continue }
+                        guard let ring = bounds(outer: here, inner: inner) else { break }
+                        reached[inner] = (cost, here, ring)
+                    }
+                }
             }
-            let rate = outer == top ? farRate : 0
-            guard outer < fanDepth, var ring = outer == top ? first : bounds(outer: outer, inner: outer + 1) else { return nil }
-            var inner = outer + 1
-            while inner < fanDepth, let wider = bounds(outer: outer, inner: inner + 1, farRate: rate) {
-                inner += 1
-                ring = wider
-            }
-            worst = zip(worst, ring).map { max($0, $1) }
-            rings.append(inner)
-            outer = inner
         }
+        guard let best else { return nil }
+        var rings: [Int] = [], rates: [Int] = [], worst = best.fan
+        var square = best.square
+        while let path = reached[square], let from = path.from {
+            rings.insert(square.level, at: 0)
+            rates.insert(square.rate, at: 0)
+            worst = zip(worst, path.bounds).map { max($0, $1) }
+            square = from
+        }
+        return RingSchedule(top: top, farRate: square.rate, rings: rings, rates: rates, bounds: worst, cost: best.cost)
     }
 }
 
 extension CornerContinuation {
-    /// What a far side sampled at m ≥ n evenly spaced segments can add to a ring bounded with n:
-    /// along a ray from the fan's apex the two fans differ by (a share of) P_m − P_n, the
-    /// polylines through the side's curve C, and |P_m − P_n| ≤ |P_m − C| + |C − P_n|. Linear
-    /// interpolation over a segment of length h errs by at most (h²/8)·max|C″|, and C″ of a
-    /// uniform cubic B-spline span is the linear blend of its control points' second
-    /// differences; so the sum is at most max|C″|/(4n²). Infinite for a rational side.
+    /// What a far side sampled at a multiple of n evenly spaced segments can add to a ring
+    /// bounded with n: the finer samples include the coarse ones, so over each coarse segment the
+    /// ring's fan from its inner sample differs from the single triangle, along a ray from that
+    /// sample, by (a share of) P_fine − P_n, the polylines through the side's curve C; that is
+    /// linear between the fine samples, where it equals C − P_n. Linear interpolation over a
+    /// segment of length h errs by at most (h²/8)·max|C″|, and C″ of a uniform cubic B-spline span
+    /// is the linear blend of its control points' second differences; so the allowance is
+    /// max|C″|/(8n²). Infinite for a rational side.
     static func farSideAllowance(rate n: Int, from far: (patch: RationalPatch, side: Int), scale: SIMD3<Double>) -> Double {
         let b0 = SIMD4<Double>(1, 4, 1, 0) / 6, b1 = SIMD4<Double>(0, 1, 4, 1) / 6
         let c = far.patch.control
@@ -330,6 +397,6 @@ extension CornerContinuation {
         func norm(_ v: Point3D) -> Double { (v * v).sum().squareRoot() }
         let second = max(norm(p[0] - 2 * p[1] + p[2]), norm(p[1] - 2 * p[2] + p[3]))
         let nn = Double(n)
-        return second / (4 * nn * nn)
+        return second / (8 * nn * nn)
     }
 }

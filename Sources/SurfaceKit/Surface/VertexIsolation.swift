@@ -53,11 +53,14 @@ public struct IsolatedCell: Sendable {
     /// For a corner region drawn as rings: the levels of the nested corner squares inside it
     /// (increasing, the last one the innermost fan's), empty for a plain fan.
     public var rings: [Int] = []
-    /// For each level of `rings`, the surface samples of that square's corners k + 1, k + 2 and
-    /// k + 3 (k = `corner`), which the rings join.
+    /// For each level of `rings`, the segments on each of that square's two far sides
+    /// (``RingTriangulation``).
+    public var ringRates: [Int] = []
+    /// For each level of `rings`, the surface samples of that square's chain (2n + 1 of them, n
+    /// its rate: from its corner k + 1 round k + 2 to k + 3, k = `corner`), which the rings join.
     public var ringSamples: [RingSample] = []
     /// For a corner region drawn as rings: the segments it asks for on each far side (its bound
-    /// holds for these or more); 1 for a plain fan.
+    /// holds for multiples of it); 1 for a plain fan.
     public var farRate = 1
 
     public var size: Double { Double(sign: .plus, exponent: -level, significand: 1) }
@@ -241,15 +244,40 @@ extension FaceSurfaces {
         guard continuations.count == tracked.count else { throw FaceSurfaces.depthError(vertex: a, tolerance: tolerance) }
         // Corner regions drawn as rings, where they are proven within the tolerance and cost
         // fewer triangles than the pieces they replace (``FaceSurfaces/ringCost(_:)``).
+        /// Sample p of the chain of face i's corner square of level ℓ with n segments on each far
+        /// side: its far sides are sides of the siblings k + 1 and k + 3, which run them the other
+        /// way (fraction f from corner k + 1 is 1 − f along the sibling's side).
+        func chainSample(face i: Int, level: Int, _ p: Int, rate n: Int) -> PatchPoint? {
+            let q = tracked[i].corner
+            let first = p < n
+            guard level >= 1, level <= levels.count, let patch = levels[level - 1][i][(q + (first ? 1 : 3)) % 4] else { return nil }
+            let f = Double(first ? p : p - n) / Double(n)
+            let uv = UnitSquare.side(first ? (q + 3) % 4 : q, 1 - f)
+            return patch.evaluate(u: uv.x, v: uv.y)
+        }
+        var chains: [SIMD3<Int>: [Point3D]?] = [:]
+        func chain(_ i: Int, _ level: Int, _ n: Int) -> [Point3D]? {
+            let key = SIMD3(i, level, n)
+            if let known = chains[key] { return known }
+            var points: [Point3D]? = []
+            for p in 0...(2 * n) {
+                guard let s = chainSample(face: i, level: level, p, rate: n) else {
+                    points = nil
+                    break
+                }
+                points?.append(s.to * pointScale)
+            }
+            chains[key] = points
+            return points
+        }
         var region: RingSchedule?
         if chosen > 1 {
-            let corners = tracked.indices.map { i in (1...chosen).map { fanCorners(face: i, depth: $0) } }
             var cheapest = FaceSurfaces.pieceCost(levels: chosen)
             for top in 1..<chosen where FaceSurfaces.pieceCost(levels: top) + FaceSurfaces.leastRingCost < cheapest {
                 let continuations = tracked.indices.map { continuation(face: $0, depth: top) }
                 if let found = FaceSurfaces.ringSchedule(
-                    top: top, fanDepth: chosen, corners: tracked.map(\.corner), points: corners, continuations: continuations,
-                    limit: limit, scale: pointScale, tolerance: tolerance), FaceSurfaces.ringCost(found) < cheapest
+                    top: top, fanDepth: chosen, corners: tracked.map(\.corner), chain: chain, continuations: continuations,
+                    limit: limit, scale: pointScale, tolerance: tolerance, budget: cheapest - FaceSurfaces.pieceCost(levels: top) + 2)
                 {
                     region = found
                     cheapest = FaceSurfaces.ringCost(found)
@@ -287,22 +315,19 @@ extension FaceSurfaces {
                 continue
             }
             var samples: [RingSample] = []
-            for depth in region.rings {
-                for j in 1...3 {
-                    // The corner square's corner k + j is corner k of its sibling k + j.
-                    guard let patch = levels[depth - 1][i][(t.corner + j) % 4] else {
+            for (depth, n) in zip(region.rings, region.rates) {
+                for p in 0...(2 * n) {
+                    guard let s = chainSample(face: i, level: depth, p, rate: n) else {
                         throw FaceSurfaces.depthError(vertex: a, tolerance: tolerance)
                     }
-                    let uv = UnitSquare.corner(t.corner)
-                    let p = patch.evaluate(u: uv.x, v: uv.y)
-                    samples.append(RingSample(from: p.from, to: p.to, normal: (p.toU * pointScale).cross(p.toV * pointScale).normalized()))
+                    samples.append(RingSample(from: s.from, to: s.to, normal: (s.toU * pointScale).cross(s.toV * pointScale).normalized()))
                 }
             }
             cells.append(
                 IsolatedCell(
                     face: t.face, level: region.top, origin: FaceSurfaces.cornerOrigin(t.corner, level: region.top), patch: nil,
                     corner: t.corner, bound: region.bounds[i], continuation: continuation(face: i, depth: region.top), rings: region.rings,
-                    ringSamples: samples, farRate: region.farRate))
+                    ringRates: region.rates, ringSamples: samples, farRate: region.farRate))
         }
         return VertexIsolation(
             vertex: a, depth: chosen, cells: cells, limitFrom: limitPoint.0, limitTo: limitPoint.1,
