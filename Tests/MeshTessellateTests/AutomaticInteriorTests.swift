@@ -4,7 +4,7 @@ import Testing
 
 @testable import MeshTessellate
 
-// Cells that miss τ grow inside, keeping their sides' samples (`CellRates.refineInteriors`), and
+// Cells that miss τ grow inside, keeping their sides' samples (`CellRates.searchInteriors`), and
 // strips zip by the shorter diagonal. Checked against the B-spline surface that
 // `AutomaticStepsTests.GridSurface` writes out independently of the library, at ten points of
 // every triangle, and by counting edges.
@@ -19,8 +19,8 @@ import Testing
     ]
 
     /// Growing a failing cell inside changes no segment's samples: every side keeps its rate, so
-    /// no neighbour is redrawn, and each grown cell is drawn as a ring around a grid at least
-    /// as dense as its sides' larger rates.
+    /// no neighbour is redrawn; each grown cell is drawn as a ring around a grid of its own and
+    /// measures within τ in the next build.
     @Test func refiningInteriorsKeepsEverySide() throws {
         let ripple = AutomaticStepsTests.heldOutRipples[1]
         let mesh = try ripple.mesh()
@@ -37,17 +37,20 @@ import Testing
         let built = AdaptiveBuild(cells: cells, layout: before, isolations: [], scale: scale, policy: .shortest)
         let failing = cells.indices.filter { !(built.deviations[$0] <= ripple.tolerance / AdaptiveTessellator.unmeasuredMargin) }
         #expect(!failing.isEmpty, "the first round of this ripple has cells over τ to grow")
-        let left = rates.refineInteriors(failing, layout: before, deviations: built.deviations, tolerance: ripple.tolerance)
+        let search = InteriorSearch(
+            cells: cells, layout: before, points: built.unitPositions.map { $0 * scale },
+            sampler: FaceSampler(cells: cells, isolations: [], scale: scale), policy: .shortest, scale: scale)
+        let left = rates.searchInteriors(failing, search: search, tolerance: ripple.tolerance)
         #expect(left.isEmpty)
         let after = try AdaptiveLayout(
             surfaces: surfaces, cells: cells, isolationOfVertex: [:], rates: rates, policy: .shortest, maximumTriangles: 1 << 30)
         #expect(after.segments.map(\.rate) == before.segments.map(\.rate))
         #expect(after.nodes.count == before.nodes.count)
+        let rebuilt = AdaptiveBuild(cells: cells, layout: after, isolations: [], scale: scale, policy: .shortest)
         for c in failing {
             #expect(after.kind[c] == .ring)
-            #expect(after.nu[c] >= max(before.sideRate(c, 0), before.sideRate(c, 2), 2))
-            #expect(after.nv[c] >= max(before.sideRate(c, 1), before.sideRate(c, 3), 2))
-            #expect(after.nu[c] * after.nv[c] > before.nu[c] * before.nv[c] || before.kind[c] != .ring)
+            #expect(rates.interiorGrid(c) == SIMD2(after.nu[c], after.nv[c]))
+            #expect(rebuilt.deviations[c] <= ripple.tolerance / AdaptiveTessellator.unmeasuredMargin)
         }
     }
 

@@ -9,15 +9,16 @@ struct AdaptiveBuild {
     var normals: [Point3D]
     var triangles: [SIMD3<Int32>]
     var sourceFaces: [Int32]
-    /// Per cell, the largest distance (points) between a triangle and the patch at the centroid
-    /// and edge midpoints of its triangles; for a corner square, its bound.
+    /// Per cell, the largest distance (points) between a triangle and the patch at the ten
+    /// measured points of its triangles, and at dense lattices for those near the pass mark
+    /// `mark` (``CellStitcher/measured(_:_:_:on:)``); for a corner square, its bound.
     var deviations: [Double]
     /// When asked for: each triangle's corners' (u, v) in its source face, three a triangle.
     var parameters: [SIMD2<Double>]?
 
     init(
         cells: [AdaptiveCell], layout: AdaptiveLayout, isolations: [VertexIsolation], scale: SIMD3<Double>,
-        policy: DiagonalPolicy, keepParameters: Bool = false, measured: MeasuredCells? = nil
+        policy: DiagonalPolicy, keepParameters: Bool = false, measured: MeasuredCells? = nil, mark: Double = 0
     ) {
         let sampler = FaceSampler(cells: cells, isolations: isolations, scale: scale)
         let count = layout.vertexCount
@@ -58,6 +59,7 @@ struct AdaptiveBuild {
                                 cell: 0, layout: layout, points: points, policy: policy, patch: nil, fanCorner: -1, bound: 0,
                                 scale: scale, output: tri, parameters: keepParameters ? parameterBase : nil, origin: .zero, size: 1,
                                 cursor: 0)
+                            stitcher.mark = mark
                             for c in range {
                                 stitcher.start(cell: c, cells[c], cursor: layout.triangleBase[c])
                                 let known = measured?.deviation(c)

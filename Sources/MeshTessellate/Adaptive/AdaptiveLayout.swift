@@ -357,8 +357,8 @@ struct AdaptiveLayout: Sendable {
             // A cell with an interior grid of its own is drawn as that grid in a ring.
             let interior = rates.interiorGrid(c)
             if let interior {
-                nu[c] = max(nu[c], interior.x)
-                nv[c] = max(nv[c], interior.y)
+                nu[c] = interior.x
+                nv[c] = interior.y
             }
             if interior == nil, nu[c] == 1, nv[c] == 1, r == SIMD4(repeating: 1) {
                 kind[c] = .single

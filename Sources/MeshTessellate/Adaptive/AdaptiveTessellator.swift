@@ -30,9 +30,9 @@ public struct AdaptiveTessellator: Sendable {
     /// Rates are estimated for τ divided by this, which leaves room for the joining triangles
     /// (a little wider than the grid's) and for sampled bounds on rational faces.
     static let safety = 1.1
-    /// A patch triangle passes when its four measured points (centroid and edge midpoints) are
-    /// within τ divided by this: the largest distance can lie a little off those points (the
-    /// surface is cubic, not quadratic), by well under 1% on the grids measured.
+    /// A patch triangle passes when its measured points (``CellStitcher/measuredPoints``, and
+    /// the dense lattice for those near the mark) are within τ divided by this: the largest
+    /// distance can lie a little off those points, by well under 1% at the lattice's spacing.
     static let unmeasuredMargin = 1.01
     /// Rebuilds that grow a failing cell by the square root of how far it missed. Past them, a
     /// failing cell at least doubles its segments each round: growing one cell adds samples to its
@@ -88,7 +88,7 @@ public struct AdaptiveTessellator: Sendable {
                 maximumTriangles: maximumTriangles)
             let built = AdaptiveBuild(
                 cells: cells, layout: layout, isolations: isolations, scale: scale, policy: diagonal, keepParameters: keepParameters,
-                measured: measured)
+                measured: measured, mark: tau / AdaptiveTessellator.unmeasuredMargin)
             var worst = 0.0
             var failing: [Int] = []
             for c in cells.indices {
@@ -98,16 +98,21 @@ public struct AdaptiveTessellator: Sendable {
             // Never returns a mesh measured over τ. Termination: every round that does not return
             // grows a cell's interior grid or its rates. Rates never shrink and stop at
             // `maximumRate`, so sides never lose samples and rates grow finitely often; between
-            // two rounds that grow rates, sides are fixed and interiors only grow, up to
-            // `CellRates.interiorReach` times their sides' rates. So there are finitely many
+            // two rounds that grow rates, sides are fixed and a failing cell takes an interior
+            // once, then only interiors of more triangles than it drew, each of at most
+            // `CellRates.interiorReach` times its sides' rates (`CellRates.searchInteriors`), and
+            // interiors are kept until its rates grow. So there are finitely many
             // rounds; a failing cell at the most segments everywhere is refused below, and a
             // layout over the budget is refused by `AdaptiveLayout`.
             if !failing.isEmpty {
                 let aggressive = round >= AdaptiveTessellator.gentleRounds
-                // A failing cell first grows inside, keeping its sides' samples, so its
-                // neighbours stay as they are; only a cell whose interior is already far denser
-                // than its sides takes more samples on its sides.
-                let rest = rates.refineInteriors(failing, layout: layout, deviations: built.deviations, tolerance: tau)
+                // A failing cell first takes the cheapest interior that measures within τ,
+                // keeping its sides' samples, so its neighbours stay as they are; only a cell
+                // that no interior up to the reach serves takes more samples on its sides.
+                let search = InteriorSearch(
+                    cells: cells, layout: layout, points: built.unitPositions.map { $0 * scale },
+                    sampler: FaceSampler(cells: cells, isolations: isolations, scale: scale), policy: diagonal, scale: scale)
+                let rest = rates.searchInteriors(failing, search: search, tolerance: tau)
                 let refined = rest.count < failing.count
                 let densified = !rest.isEmpty && rates.densify(rest, deviations: built.deviations, tolerance: tau, aggressive: aggressive)
                 // Only the refined cells are redrawn when no rate grew.

@@ -5,9 +5,9 @@ import SurfaceKit
 struct CellRates: Sendable {
     var u: [Int]
     var v: [Int]
-    /// Per cell, an interior grid denser than its own rates, drawn inside a joining ring (zero:
+    /// Per cell, an interior grid drawn inside a joining ring in place of its own rates (zero:
     /// none). Unlike `u` and `v` it asks nothing of the cell's sides, so a cell that misses τ can
-    /// be made denser inside without changing a neighbour (``refineInteriors(_:layout:deviations:tolerance:)``).
+    /// be made denser inside without changing a neighbour (``searchInteriors(_:search:tolerance:)``).
     var interior: [SIMD2<Int>] = []
 
     /// Cell c's interior grid, when it has one of its own.
@@ -78,41 +78,10 @@ struct CellRates: Sendable {
         return grew
     }
 
-    /// An interior grows to at most this many times its sides' largest rate: past that its
-    /// ring's triangles are as narrow as the sides' samples allow, and a cell still over τ needs
-    /// more samples on its sides (``densify(_:deviations:tolerance:aggressive:)``).
+    /// Interiors are searched up to this many times the sides' largest rate: past that a ring's
+    /// triangles are as narrow as the sides' samples allow, and a cell still over τ needs more
+    /// samples on its sides (``densify(_:deviations:tolerance:aggressive:)``).
     static let interiorReach = 2
-
-    /// Gives each of `cells` a denser interior grid inside a joining ring, keeping its sides'
-    /// samples: first the larger rate of each pair of opposite sides (a ring cell whose grid was
-    /// coarser than its sides), then more, in proportion to the square root of how far it missed.
-    /// A ring's triangles join the sides' samples to the interior's outer row, so as the interior
-    /// grows they narrow toward the sides' own chords, which the cells on both sides measured.
-    /// Neighbours are untouched: a miss does not move from cell to cell. Returns the cells whose
-    /// interior would pass ``interiorReach`` times their sides' rates (left unchanged).
-    mutating func refineInteriors(_ cells: [Int], layout: AdaptiveLayout, deviations: [Double], tolerance: Double) -> [Int] {
-        if interior.count != u.count { interior = [SIMD2<Int>](repeating: .zero, count: u.count) }
-        var unchanged: [Int] = []
-        for c in cells {
-            let sides = SIMD2(max(layout.sideRate(c, 0), layout.sideRate(c, 2)), max(layout.sideRate(c, 1), layout.sideRate(c, 3)))
-            let drawn = SIMD2(layout.nu[c], layout.nv[c])
-            var next = pointwiseMax(pointwiseMax(drawn, sides), SIMD2(repeating: 2))
-            if next == drawn || interiorGrid(c) != nil {
-                let missed = (deviations[c] / tolerance).squareRoot() * 1.15
-                for k in 0..<2 {
-                    let wanted = Double(next[k]) * missed
-                    next[k] = wanted.isFinite && wanted < Double(next[k] + 1) ? next[k] + 1 : Int(min(wanted.rounded(.up), 1e9))
-                }
-            }
-            let limit = min(AdaptiveTessellator.maximumRate, CellRates.interiorReach * max(sides.x, sides.y, 2))
-            if next.x > limit || next.y > limit {
-                unchanged.append(c)
-            } else {
-                interior[c] = next
-            }
-        }
-        return unchanged
-    }
 
     static func describe(_ x: Double) -> String {
         x.isFinite && x < 1e15 ? "\(Int(x.rounded(.up)))" : "an unbounded number of"

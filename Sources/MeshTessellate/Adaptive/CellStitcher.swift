@@ -26,6 +26,23 @@ struct CellStitcher {
     /// Whether to measure the triangles against the patch (off when a cell drawn the same way
     /// was measured in an earlier round).
     var measuring = true
+    /// The distance, in points, the cell's triangles are held to: it decides which triangles
+    /// are measured at the dense lattices as well as at the ten points
+    /// (``measured(_:_:_:on:)``); 0: every triangle.
+    var mark = 0.0
+    /// Once the cell's deviation is above this, its other triangles are drawn but not measured:
+    /// a trial interior only needs to know that it fails.
+    var stopAbove = Double.infinity
+    /// A trial interior grid drawn in place of the layout's (``InteriorSearch``): its rates and
+    /// where its points and centres are in `points`. `nil`: the layout's own drawing.
+    var trial: TrialInterior?
+
+    struct TrialInterior {
+        var nu: Int
+        var nv: Int
+        var gridBase: Int
+        var centerBase: Int
+    }
 
     /// An output vertex with its parameters in this cell.
     struct Local {
@@ -54,7 +71,7 @@ struct CellStitcher {
     mutating func run() {
         let corners = layout.cornerNodes[cell]
         func c(_ k: Int) -> Local { Local(id: corners[k], uv: UnitSquare.corner(k)) }
-        switch layout.kind[cell] {
+        switch trial != nil ? .ring : layout.kind[cell] {
         case .fan:
             let k = fanCorner
             if layout.ringStart[cell + 1] > layout.ringStart[cell] {
@@ -83,8 +100,9 @@ struct CellStitcher {
         case .ring:
             break
         }
-        let nu = layout.nu[cell], nv = layout.nv[cell]
-        let base = layout.gridBase[cell]
+        let nu = trial?.nu ?? layout.nu[cell], nv = trial?.nv ?? layout.nv[cell]
+        let base = trial?.gridBase ?? layout.gridBase[cell]
+        let centerBase = trial?.centerBase ?? layout.centerBase[cell]
         func inner(_ i: Int, _ j: Int) -> Local {
             Local(
                 id: Int32(truncatingIfNeeded: base + (j - 1) * (nu - 1) + i - 1), uv: SIMD2(Double(i) / Double(nu), Double(j) / Double(nv)))
@@ -95,7 +113,7 @@ struct CellStitcher {
                     var center: Local?
                     if policy.needsCenters {
                         center = Local(
-                            id: Int32(truncatingIfNeeded: layout.centerBase[cell] + (j - 1) * (nu - 2) + i - 1),
+                            id: Int32(truncatingIfNeeded: centerBase + (j - 1) * (nu - 2) + i - 1),
                             uv: SIMD2((Double(i) + 0.5) / Double(nu), (Double(j) + 0.5) / Double(nv)))
                     }
                     quad(inner(i, j), inner(i + 1, j), inner(i + 1, j + 1), inner(i, j + 1), center: center)
@@ -274,7 +292,7 @@ struct CellStitcher {
             parameters.base[3 * cursor + 2] = origin + size * c.uv
         }
         cursor += 1
-        guard measuring, let patch else { return }
+        guard measuring, deviation <= stopAbove, let patch else { return }
         deviation = max(deviation, measured(a, b, c, on: patch))
     }
 

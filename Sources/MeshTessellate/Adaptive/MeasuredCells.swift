@@ -3,7 +3,7 @@
 ///
 /// A cell's triangles depend on its kind, its grid's rates and the samples on its sides; the
 /// sample points themselves depend only on their parameters. A round that only gives failing
-/// cells a denser interior (``CellRates/refineInteriors(_:layout:deviations:tolerance:)``)
+/// cells a denser interior (``CellRates/searchInteriors(_:search:tolerance:)``)
 /// changes no side, so every other cell is drawn exactly as before and its measured deviation
 /// still holds. Any round that changes a rate measures everything again.
 struct MeasuredCells {
