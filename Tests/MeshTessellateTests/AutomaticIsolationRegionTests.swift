@@ -37,7 +37,8 @@ private typealias I = IsolationSupport
         return uses
     }
 
-    /// The 60-quad icosahedron: at most 7,920 triangles (8,280 with rings of one sample a side;
+    /// The 60-quad icosahedron: at most 6,960 triangles (8,280 with rings of one sample a side and failing cells grown by
+    /// how far they missed;
     /// the few thousand aimed at is not reached), some corner regions asking several samples of
     /// each far side, every proven corner bound and every one of 66 points of every triangle
     /// within τ against refinement to level 6, every edge used twice.
@@ -45,7 +46,7 @@ private typealias I = IsolationSupport
         let document = try I.icosahedron()
         let tolerance = AdaptiveTessellator.defaultTolerance(for: document.geometry)
         let result = try Self.automatic(document)
-        #expect(result.mesh.triangleCount <= 7_920, "\(result.mesh.triangleCount) triangles")
+        #expect(result.mesh.triangleCount <= 6_960, "\(result.mesh.triangleCount) triangles")
         #expect(result.report.worstDeviation <= tolerance)
         #expect(result.report.largestCornerBound <= tolerance)
         let regions = try Self.isolations(document).flatMap { $0.cells.filter { !$0.rings.isEmpty } }
@@ -61,14 +62,14 @@ private typealias I = IsolationSupport
 
     /// The fans of valence 5 and 12 and the L: within τ at 66 points of every triangle against
     /// refinement two levels below their deepest isolation (at most level 7), watertight, and
-    /// each at most its count (the valence-12 fan 6,288, still over its 6,216 of round five).
+    /// each at most its count (the valence-12 fan 5,136, under the 6,216 it once took).
     @Test(arguments: ["fan 5", "fan 12", "L"])
     func regionsAreWithinTheTolerance(name: String) throws {
         let (document, cap): (MeshDocument, Int) =
             switch name {
             case "fan 5": (try I.fan(valence: 5), 835)
-            case "fan 12": (try I.fan(valence: 12), 6_288)
-            default: (try I.lShape(), 552)
+            case "fan 12": (try I.fan(valence: 12), 5_136)
+            default: (try I.lShape(), 508)
             }
         let tolerance = AdaptiveTessellator.defaultTolerance(for: document.geometry)
         let result = try Self.automatic(document)
