@@ -24,14 +24,19 @@ private typealias S = TessSupport
         .init(rows: 10, columns: 14, frequency: 1.6, amplitude: 0.05, centre: SIMD2(0.3, 0.35), side: 400, tolerance: 0.15),
     ]
 
-    /// Barycentric weights (i, j, k)/6 with i + j + k = 6: 28 points of a triangle.
-    static let lattice: [SIMD3<Double>] = (0...6).flatMap { i in
-        (0...(6 - i)).map { j in SIMD3(Double(i), Double(j), Double(6 - i - j)) / 6 }
+    /// Barycentric weights (i, j, k)/n with i + j + k = n: (n + 1)(n + 2)/2 points of a triangle.
+    static func lattice(_ n: Int) -> [SIMD3<Double>] {
+        (0...n).flatMap { i in (0...(n - i)).map { j in SIMD3(Double(i), Double(j), Double(n - i - j)) / Double(n) } }
     }
 
+    /// Barycentric sixths: 28 points of a triangle.
+    static let lattice = lattice(6)
+
     /// The largest distance, in points, between a point of a triangle and the surface point with
-    /// the same parameters, over the lattice of every triangle.
-    static func deviation(of mesh: TriangleMesh, surface: AutomaticStepsTests.GridSurface, scale: SIMD3<Double>) -> Double {
+    /// the same parameters, over `lattice` of every triangle.
+    static func deviation(
+        of mesh: TriangleMesh, surface: AutomaticStepsTests.GridSurface, scale: SIMD3<Double>, lattice: [SIMD3<Double>] = lattice
+    ) -> Double {
         var worst = 0.0
         for t in mesh.triangles {
             let k = [Int(t.x), Int(t.y), Int(t.z)]
