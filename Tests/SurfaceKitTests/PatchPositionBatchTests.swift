@@ -24,7 +24,10 @@ import Testing
     /// u and v over the 4 × 4 control values (rows along v).
     static func writtenOut(_ patch: RationalPatch, u: Double, v: Double) -> SIMD3<Double> {
         func basis(_ t: Double) -> [Double] {
-            [(1 - t) * (1 - t) * (1 - t) / 6, (3 * t * t * t - 6 * t * t + 4) / 6, (-3 * t * t * t + 3 * t * t + 3 * t + 1) / 6, t * t * t / 6]
+            [
+                (1 - t) * (1 - t) * (1 - t) / 6, (3 * t * t * t - 6 * t * t + 4) / 6, (-3 * t * t * t + 3 * t * t + 3 * t + 1) / 6,
+                t * t * t / 6,
+            ]
         }
         let bu = basis(u), bv = basis(v)
         var sum = SIMD8<Double>()
