@@ -123,7 +123,11 @@ extension HitTester {
     ) {
         let count = rays.count
         let hits = scratch.hits
-        guard let sorted = bvh.coherentOrder(rays, keys: scratch.keys, spare: scratch.spare, counts: scratch.counts) else {
+        let records = scratch.records
+        guard
+            let sorted = bvh.coherentOrder(
+                rays, keys: scratch.keys, spare: scratch.spare, counts: scratch.counts, records: records)
+        else {
             var start = 0
             while start < count {
                 let end = Swift.min(start + HitTester.gatherBlock, count)
@@ -135,14 +139,14 @@ extension HitTester {
         }
         let local = scratch.rays
         // The rays and answer slots of the first run, asked for ahead like every later run's.
-        prefetchRun(0..<Swift.min(HitTester.gatherBlock, count), of: rays, sorted: sorted, out: out)
+        prefetchRun(0..<Swift.min(HitTester.gatherBlock, count), of: records, sorted: sorted, out: out)
         var start = 0
         while start < count {
             let end = Swift.min(start + HitTester.gatherBlock, count)
-            for k in start..<end { (local + (k - start)).initialize(to: rays[Int(UInt32(truncatingIfNeeded: sorted[k]))]) }
+            for k in start..<end { (local + (k - start)).initialize(to: records[Int(UInt32(truncatingIfNeeded: sorted[k]))].ray) }
             // The next run's rays and answer slots lie anywhere in the block's memory: asked for
             // now, they arrive while this run is walked instead of stalling its gather and scatter.
-            prefetchRun(end..<Swift.min(end + HitTester.gatherBlock, count), of: rays, sorted: sorted, out: out)
+            prefetchRun(end..<Swift.min(end + HitTester.gatherBlock, count), of: records, sorted: sorted, out: out)
             traversal.firstHits(UnsafeBufferPointer(start: local, count: end - start), into: hits)
             for k in start..<end {
                 let answer = Answer.make(hits[k - start], of: local[k - start], tester: self)
@@ -152,19 +156,17 @@ extension HitTester {
         }
     }
 
-    /// Starts loading the rays `sorted[run]` name and their answer slots (a hint only: nothing is
-    /// read or written, and an address not yet mapped is skipped).
+    /// Starts loading the copies of the rays `sorted[run]` name (a cache line each) and their
+    /// answer slots (a hint only: nothing is read or written, and an address not yet mapped is
+    /// skipped).
     @inline(__always)
     func prefetchRun<Answer>(
-        _ run: Range<Int>, of rays: UnsafeBufferPointer<Ray>, sorted: UnsafeMutablePointer<UInt64>,
+        _ run: Range<Int>, of records: UnsafeMutablePointer<TriangleBVH.RayRecord>, sorted: UnsafeMutablePointer<UInt64>,
         out: UnsafeMutablePointer<Answer>
     ) {
-        guard let base = rays.baseAddress else { return }
         for k in run {
             let i = Int(UInt32(truncatingIfNeeded: sorted[k]))
-            let ray = UnsafeRawPointer(base + i)
-            shims_prefetch(ray)
-            shims_prefetch(ray + (MemoryLayout<Ray>.stride - 1))
+            shims_prefetch(UnsafeRawPointer(records + i))
             shims_prefetch(UnsafeRawPointer(out + i))
         }
     }

@@ -120,11 +120,14 @@ extension TriangleBVH {
                 }
                 let extent = hi - lo
                 let axis = extent.x >= extent.y && extent.x >= extent.z ? 0 : (extent.y >= extent.z ? 1 : 2)
-                let mid = range.lowerBound + range.count / 2
-                Builder.select(&items, range: range, nth: mid) { a, b in
+                func less(_ a: Int32, _ b: Int32) -> Bool {
                     let ka = centres[Int(a)][axis], kb = centres[Int(b)][axis]
                     return ka < kb || (ka == kb && a < b)
                 }
+                let median = range.lowerBound + range.count / 2
+                Builder.select(&items, range: range, nth: median, less)
+                let mid = splitPoint(items[range].map { centres[Int($0)][axis] }, median: centres[Int(items[median])][axis], in: range)
+                if mid != median { Builder.select(&items, range: range, nth: mid, less) }
                 let left = nodes.count
                 let odd = !nodes[node].oddDepth
                 nodes.append(TopNode(oddDepth: odd))
@@ -135,6 +138,29 @@ extension TriangleBVH {
             }
             return nodes
         }
+
+        /// Where the top tree cuts the faces of `range` whose centres along the split axis are
+        /// `keys` (in any order), `median` the key at the median: the median's place, moved
+        /// to the nearest place where the key changes if that keeps at least
+        /// ``splitBalance`` of the faces on each side. Faces of a grid's row share their
+        /// centre's coordinate across it; a median inside the row would put half of it on each
+        /// side, and both children's boxes would then span the whole row, so every ray through
+        /// it walks both. Only the tree's shape, and so the speed, depends on the cut.
+        static func splitPoint(_ keys: [Double], median: Double, in range: Range<Int>) -> Int {
+            // Where the median's run of equal keys starts and ends in the sorted order.
+            let below = range.lowerBound + keys.reduce(0) { $0 + ($1 < median ? 1 : 0) }
+            let through = below + keys.reduce(0) { $0 + ($1 == median ? 1 : 0) }
+            let mid = range.lowerBound + range.count / 2
+            let least = Swift.max(1, Int((Double(range.count) * splitBalance).rounded(.up)))
+            let candidates = [below, through].filter { $0 - range.lowerBound >= least && range.upperBound - $0 >= least }
+            return candidates.min { abs($0 - mid) < abs($1 - mid) } ?? mid
+        }
+
+        /// The least share of a range's faces either side of a cut moved off the median keeps
+        /// (``splitPoint(_:median:in:)``): a quarter leaves the tree at most about a level deeper
+        /// than the balanced one for every two levels, and moves the cut past any run of a
+        /// grid's row in all but the last few levels, where the runs are short anyway.
+        static let splitBalance = 0.25
 
         /// Faces a parallel chunk takes at least.
         static let facesPerChunk = 64

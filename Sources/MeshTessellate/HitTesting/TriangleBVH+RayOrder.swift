@@ -8,12 +8,12 @@ extension TriangleBVH {
     /// Bits of a ray's sort key above its index: the octant of its direction and a 27-bit Morton
     /// code (9 bits an axis) of where it enters the root box.
     static let codeBits = 30
-    /// Bits a radix pass of ``coherentOrder(_:keys:spare:counts:)`` sorts: 1,024 counters, 4 KB,
+    /// Bits a radix pass of ``coherentOrder(_:keys:spare:counts:records:)`` sorts: 1,024 counters, 4 KB,
     /// stay in the L1 cache; three passes cover ``codeBits``.
     static let digitBits = 10
     static let digitPasses = 3
 
-    /// The counters ``coherentOrder(_:keys:spare:counts:)`` needs: every pass's.
+    /// The counters ``coherentOrder(_:keys:spare:counts:records:)`` needs: every pass's.
     static let orderCounts = digitPasses << digitBits
 
     /// An order of the block `rays` in which neighbours take nearly the same path through the
@@ -24,11 +24,13 @@ extension TriangleBVH {
     ///
     /// Returns the sorted keys, in `keys` or in `spare` (each room for `rays.count`): a key is
     /// the ray's code above 32 bits and its index in the block below, so equal codes keep the
-    /// block's order. `counts` has room for ``orderCounts``. Everything is the
-    /// caller's memory and the block's own rays, so blocks are sorted independently.
+    /// block's order. `counts` has room for ``orderCounts``. The pass that reads the rays for
+    /// their codes also copies ray i to `records[i]` (room for `rays.count`), for the walks to
+    /// gather from. Everything is the caller's memory and the block's own rays, so blocks are
+    /// sorted independently.
     func coherentOrder(
         _ rays: UnsafeBufferPointer<Ray>, keys: UnsafeMutablePointer<UInt64>, spare: UnsafeMutablePointer<UInt64>,
-        counts: UnsafeMutablePointer<Int32>
+        counts: UnsafeMutablePointer<Int32>, records: UnsafeMutablePointer<RayRecord>
     ) -> UnsafeMutablePointer<UInt64>? {
         let count = rays.count
         guard count >= TriangleBVH.coherentBatchMinimum, count < Int(Int32.max), let root else { return nil }
@@ -51,6 +53,7 @@ extension TriangleBVH {
         let missCode: UInt64 = (1 << TriangleBVH.codeBits) - 1
         for i in 0..<count {
             let ray = rays[i]
+            (records + i).initialize(to: RayRecord(ray))
             let o = ray.origin, d = ray.direction
             let t = root.entry(origin: o, inverse: TriangleBVH.inverse(d), tmin: ray.tmin, tmax: ray.tmax)
             var code = missCode
@@ -103,5 +106,23 @@ extension TriangleBVH {
             swap(&source, &target)
         }
         return source
+    }
+}
+
+extension TriangleBVH {
+    /// A ray in one cache line: its eight numbers without the padding of its vectors (a ``Ray``
+    /// takes 80 bytes, so most rays straddle two lines). The same bits come back out.
+    struct RayRecord {
+        var ox, oy, oz, dx, dy, dz, tmin, tmax: Double
+
+        @inline(__always)
+        init(_ ray: Ray) {
+            (ox, oy, oz) = (ray.origin.x, ray.origin.y, ray.origin.z)
+            (dx, dy, dz) = (ray.direction.x, ray.direction.y, ray.direction.z)
+            (tmin, tmax) = (ray.tmin, ray.tmax)
+        }
+
+        @inline(__always)
+        var ray: Ray { Ray(origin: SIMD3(ox, oy, oz), direction: SIMD3(dx, dy, dz), tmin: tmin, tmax: tmax) }
     }
 }
