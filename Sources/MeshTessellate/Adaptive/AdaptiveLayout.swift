@@ -24,8 +24,9 @@ struct AdaptiveLayout: Sendable {
         case columnStrip
         /// Strips along u: lines at v = j/nv (its left and right sides carry exactly those
         /// samples), the inner lines at u = i/nu with nu the larger of its bottom's and top's
-        /// rates. A strip between two lines sampled alike is nu squares split by the diagonal
-        /// policy; the first or last strip joins a side sampled otherwise by a zipper.
+        /// rates, or the cell's own interior's (``CellRates/InteriorShape/rows``). A strip
+        /// between two lines sampled alike is nu squares split by the diagonal policy; the
+        /// first or last strip joins a side sampled otherwise by a zipper.
         case rows
         /// The same with u and v exchanged: lines at u = i/nu, strips along v.
         case columns
@@ -310,12 +311,8 @@ struct AdaptiveLayout: Sendable {
             for p in pieces[sideStart[4 * c + k]..<sideStart[4 * c + k + 1]] { sum += segments[Int(p.segment)].rate }
             return sum
         }
-        /// Whether every segment of cell c's side k takes the share of n that its length is, so
-        /// the side's samples lie at multiples of 1/n.
         func evenlySampled(_ c: Int, _ side: Int, _ n: Int) -> Bool {
-            pieces[sideStart[4 * c + side]..<sideStart[4 * c + side + 1]].allSatisfy { p in
-                abs(Double(segments[Int(p.segment)].rate) - (p.end - p.start) * Double(n)) < 1e-9
-            }
+            AdaptiveLayout.evenlySampled(pieces[sideStart[4 * c + side]..<sideStart[4 * c + side + 1]], n, segments: segments)
         }
         let perQuad = policy.trianglesPerQuad
         nu = rates.u
@@ -360,7 +357,34 @@ struct AdaptiveLayout: Sendable {
                 nu[c] = interior.x
                 nv[c] = interior.y
             }
-            if interior == nil, nu[c] == 1, nv[c] == 1, r == SIMD4(repeating: 1) {
+            // An interior of its own in strips, while its sides still carry the lines' ends
+            // (a neighbour's growth can change them: then a ring, which any sides allow).
+            var stripped: Kind?
+            if interior != nil {
+                switch rates.shape(c) {
+                case .rows where r[1] == nv[c] && r[3] == nv[c] && evenlySampled(c, 1, r[1]) && evenlySampled(c, 3, r[3]):
+                    stripped = .rows
+                case .columns where r[0] == nu[c] && r[2] == nu[c] && evenlySampled(c, 0, r[0]) && evenlySampled(c, 2, r[2]):
+                    stripped = .columns
+                default: stripped = nil
+                }
+            }
+            if let stripped {
+                kind[c] = stripped
+                let strips =
+                    stripped == .rows
+                    ? Strips(
+                        count: nv[c], along: nu[c], first: r[0], last: r[2], firstEven: evenlySampled(c, 0, r[0]),
+                        lastEven: evenlySampled(c, 2, r[2]))
+                    : Strips(
+                        count: nu[c], along: nv[c], first: r[3], last: r[1], firstEven: evenlySampled(c, 3, r[3]),
+                        lastEven: evenlySampled(c, 1, r[1]))
+                stripQuads[c] = strips.flags
+                gridBase[c] = next
+                next += (nu[c] - 1) * (nv[c] - 1)
+                if policy.needsCenters { centerBase[c] = next; next += strips.quadCount }
+                triangles += strips.triangles(perQuad: perQuad)
+            } else if interior == nil, nu[c] == 1, nv[c] == 1, r == SIMD4(repeating: 1) {
                 kind[c] = .single
                 if policy.needsCenters { centerBase[c] = next; next += 1 }
                 triangles += perQuad
@@ -465,6 +489,17 @@ struct AdaptiveLayout: Sendable {
                 sum + (isSquares(s) ? along * perQuad : (s == 0 ? first : along) + (s == count - 1 ? last : along))
             }
         }
+    }
+
+    /// Whether every segment of `side` (a cell's side's pieces) takes the share of n that its
+    /// length is, so the side's samples lie at multiples of 1/n.
+    static func evenlySampled(_ side: ArraySlice<Piece>, _ n: Int, segments: [Segment]) -> Bool {
+        side.allSatisfy { p in abs(Double(segments[Int(p.segment)].rate) - (p.end - p.start) * Double(n)) < 1e-9 }
+    }
+
+    /// Whether cell c's side k carries n evenly spaced segments.
+    func evenlySampled(_ c: Int, _ k: Int, _ n: Int) -> Bool {
+        sideRate(c, k) == n && AdaptiveLayout.evenlySampled(pieces[sideStart[4 * c + k]..<sideStart[4 * c + k + 1]], n, segments: segments)
     }
 
     /// Cell c's ring squares inside its corner region (entries of `ringDepths` and `ringRates`).

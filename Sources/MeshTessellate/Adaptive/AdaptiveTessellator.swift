@@ -18,8 +18,9 @@ import SurfaceKit
 /// the samples on its sides, which both cells of a side share. So no side has a T-junction, and
 /// every interior edge is used by exactly two triangles. After building, the distance to the
 /// surface is measured on every patch triangle; a cell that misses τ gets a denser interior grid
-/// inside a ring (its sides, and so its neighbours, unchanged), or, once its interior is far
-/// denser than its sides, more segments; and the mesh is built again.
+/// inside a ring or strips (its sides, and so its neighbours, unchanged), or, once its interior is
+/// far denser than its sides, more segments; after the first round a cell that passed takes the
+/// cheapest interior of fewer triangles that also passes; and the mesh is built again.
 public struct AdaptiveTessellator: Sendable {
     public let surfaces: FaceSurfaces
     public let diagonal: DiagonalPolicy
@@ -96,22 +97,34 @@ public struct AdaptiveTessellator: Sendable {
                 if cells[c].patch != nil, !(built.deviations[c] <= tau / AdaptiveTessellator.unmeasuredMargin) { failing.append(c) }
             }
             // Never returns a mesh measured over τ. Termination: every round that does not return
-            // grows a cell's interior grid or its rates. Rates never shrink and stop at
-            // `maximumRate`, so sides never lose samples and rates grow finitely often; between
-            // two rounds that grow rates, sides are fixed and a failing cell takes an interior
-            // once, then only interiors of more triangles than it drew, each of at most
+            // grows a cell's interior grid or its rates, or is the first. Rates never shrink and
+            // stop at `maximumRate`, so sides never lose samples and rates grow finitely often;
+            // between two rounds that grow rates, sides are fixed and a failing cell takes an
+            // interior once, then only interiors of more triangles than it drew, each of at most
             // `CellRates.interiorReach` times its sides' rates (`CellRates.searchInteriors`), and
-            // interiors are kept until its rates grow. So there are finitely many
-            // rounds; a failing cell at the most segments everywhere is refused below, and a
-            // layout over the budget is refused by `AdaptiveLayout`.
-            if !failing.isEmpty {
+            // interiors are kept until its rates grow. Only after the first round do passing cells
+            // take cheaper interiors (`CellRates.cheapenInteriors`), drawn as they measured. So
+            // there are finitely many rounds; a failing cell at the most segments everywhere is
+            // refused below, and a layout over the budget is refused by `AdaptiveLayout`.
+            let search =
+                round == 1 || !failing.isEmpty
+                ? InteriorSearch(
+                    cells: cells, layout: layout, points: built.unitPositions.map { $0 * scale },
+                    sampler: FaceSampler(cells: cells, isolations: isolations, scale: scale), policy: diagonal, scale: scale) : nil
+            var cheapened: [Int] = []
+            if round == 1, let search {
+                // The first round drew each cell from its own rates, but its sides carry the
+                // larger need of the cells on either side: many pass with a coarser interior.
+                var isFailing = [Bool](repeating: false, count: cells.count)
+                for c in failing { isFailing[c] = true }
+                cheapened = rates.cheapenInteriors(
+                    cells.indices.filter { cells[$0].patch != nil && !isFailing[$0] }, search: search, tolerance: tau)
+            }
+            if let search, !failing.isEmpty || !cheapened.isEmpty {
                 let aggressive = round >= AdaptiveTessellator.gentleRounds
                 // A failing cell first takes the cheapest interior that measures within τ,
                 // keeping its sides' samples, so its neighbours stay as they are; only a cell
                 // that no interior up to the reach serves takes more samples on its sides.
-                let search = InteriorSearch(
-                    cells: cells, layout: layout, points: built.unitPositions.map { $0 * scale },
-                    sampler: FaceSampler(cells: cells, isolations: isolations, scale: scale), policy: diagonal, scale: scale)
                 let rest = rates.searchInteriors(failing, search: search, tolerance: tau)
                 let refined = rest.count < failing.count
                 let densified = !rest.isEmpty && rates.densify(rest, deviations: built.deviations, tolerance: tau, aggressive: aggressive)
@@ -119,8 +132,9 @@ public struct AdaptiveTessellator: Sendable {
                 measured =
                     densified
                     ? nil
-                    : MeasuredCells(deviations: built.deviations, unchanged: AdaptiveTessellator.unchanged(cells.count, except: failing))
-                guard refined || densified else {
+                    : MeasuredCells(
+                        deviations: built.deviations, unchanged: AdaptiveTessellator.unchanged(cells.count, except: failing + cheapened))
+                guard refined || densified || !cheapened.isEmpty else {
                     let c = failing.max { built.deviations[$0] < built.deviations[$1] } ?? failing[0]
                     throw MeshError(
                         .limitExceeded, path: "faces[\(cells[c].face)]",

@@ -9,10 +9,31 @@ struct CellRates: Sendable {
     /// none). Unlike `u` and `v` it asks nothing of the cell's sides, so a cell that misses τ can
     /// be made denser inside without changing a neighbour (``searchInteriors(_:search:tolerance:)``).
     var interior: [SIMD2<Int>] = []
+    /// Per cell with an interior grid of its own, how it is joined to the sides (empty: rings).
+    var interiorShape: [InteriorShape] = []
+
+    /// How a cell's own interior grid meets its sides.
+    enum InteriorShape: UInt8, Sendable, Comparable {
+        /// A ring of triangles zips every side's samples to the grid's outer row.
+        case ring
+        /// Lines along u at the left and right sides' samples (nv of them, evenly spaced), nu
+        /// segments each: squares between lines, a zipper only against a bottom or top side
+        /// sampled otherwise (``AdaptiveLayout/Kind/rows``).
+        case rows
+        /// The same with u and v exchanged (``AdaptiveLayout/Kind/columns``).
+        case columns
+
+        static func < (a: InteriorShape, b: InteriorShape) -> Bool { a.rawValue < b.rawValue }
+    }
 
     /// Cell c's interior grid, when it has one of its own.
     func interiorGrid(_ c: Int) -> SIMD2<Int>? {
         c < interior.count && interior[c] != .zero ? interior[c] : nil
+    }
+
+    /// How cell c's own interior grid meets its sides (a ring when it has none).
+    func shape(_ c: Int) -> InteriorShape {
+        c < interiorShape.count ? interiorShape[c] : .ring
     }
 
     /// Estimates every patch cell's rates for tolerance `tolerance` (points); corner squares take 1.
@@ -74,6 +95,7 @@ struct CellRates: Sendable {
             v[c] = nv
             // The grown rates reach the sides; the cell is drawn afresh from them.
             if c < interior.count { interior[c] = .zero }
+            if c < interiorShape.count { interiorShape[c] = .ring }
         }
         return grew
     }

@@ -42,6 +42,9 @@ struct CellStitcher {
         var nv: Int
         var gridBase: Int
         var centerBase: Int
+        /// `.ring`, or `.rows` or `.columns` with their `strips`.
+        var kind: AdaptiveLayout.Kind = .ring
+        var strips: AdaptiveLayout.Strips?
     }
 
     /// An output vertex with its parameters in this cell.
@@ -71,7 +74,7 @@ struct CellStitcher {
     mutating func run() {
         let corners = layout.cornerNodes[cell]
         func c(_ k: Int) -> Local { Local(id: corners[k], uv: UnitSquare.corner(k)) }
-        switch trial != nil ? .ring : layout.kind[cell] {
+        switch trial?.kind ?? layout.kind[cell] {
         case .fan:
             let k = fanCorner
             if layout.ringStart[cell + 1] > layout.ringStart[cell] {
@@ -170,10 +173,11 @@ struct CellStitcher {
     /// A `rows` or `columns` cell: lines across it, then each strip between two lines as
     /// squares split by the policy where both are sampled alike, else zipped.
     mutating func strips() {
-        let nu = layout.nu[cell], nv = layout.nv[cell]
-        let base = layout.gridBase[cell]
-        let rows = layout.kind[cell] == .rows
-        let strips = layout.strips(cell)
+        let nu = trial?.nu ?? layout.nu[cell], nv = trial?.nv ?? layout.nv[cell]
+        let base = trial?.gridBase ?? layout.gridBase[cell]
+        let centerBase = trial?.centerBase ?? layout.centerBase[cell]
+        let rows = (trial?.kind ?? layout.kind[cell]) == .rows
+        let strips = trial?.strips ?? layout.strips(cell)
         func inner(_ i: Int, _ j: Int) -> Local {
             Local(
                 id: Int32(truncatingIfNeeded: base + (j - 1) * (nu - 1) + i - 1), uv: SIMD2(Double(i) / Double(nu), Double(j) / Double(nv)))
@@ -199,7 +203,7 @@ struct CellStitcher {
                     if policy.needsCenters {
                         let square = rows ? SIMD2(Double(k), Double(s)) : SIMD2(Double(s), Double(k))
                         center = Local(
-                            id: Int32(truncatingIfNeeded: layout.centerBase[cell] + strips.squaresBefore(s) + k),
+                            id: Int32(truncatingIfNeeded: centerBase + strips.squaresBefore(s) + k),
                             uv: (square + 0.5) / SIMD2(Double(nu), Double(nv)))
                     }
                     // Corners in the face's order: (0, 0), (1, 0), (1, 1), (0, 1) of the square.

@@ -1,16 +1,18 @@
 import SurfaceKit
 
 /// Chooses, for a cell that missed τ, the interior grid with the fewest triangles that measures
-/// within τ inside a joining ring to its sides' samples as they are.
+/// within τ, joined to its sides' samples as they are by a ring or, where two opposite sides
+/// agree, by strips; and, for a cell that passed, a drawing of fewer triangles that also does.
 ///
 /// A cell's sides carry the larger rate of the cells on either side, so a cell drawn next to
 /// denser neighbours is a ring zipping its sides' samples to an interior grid, and the ring's
-/// triangles can miss τ where the cell's own grid did not. Growing the interior by how far it
-/// missed overshoots (the error of a ring is not that of a grid), so here each candidate grid is
-/// drawn as the build would draw it — the same stitcher, the same surface samples, the same
-/// points measured — and the cheapest that passes is taken. Once a cell has an interior of its
-/// own, candidates cost more than what it drew, so rounds that keep every side still end. An interior asks nothing
-/// of the sides, so no neighbour changes.
+/// triangles can miss τ where the cell's own grid did not (or pass with a coarser grid than the
+/// cell's own). Growing the interior by how far it missed overshoots (the error of a ring is not
+/// that of a grid), so here each candidate is drawn as the build would draw it — the same
+/// stitcher, the same surface samples, the same points measured — and the cheapest that passes
+/// is taken. Once a cell has an interior of its own, candidates cost more than what it drew, so
+/// rounds that keep every side still end. An interior asks nothing of the sides, so no neighbour
+/// changes.
 struct InteriorSearch {
     let cells: [AdaptiveCell]
     let layout: AdaptiveLayout
@@ -31,49 +33,107 @@ struct InteriorSearch {
         (nu - 2) * (nv - 2) * policy.trianglesPerQuad + sides.wrappedSum() + 2 * (nu + nv) - 8
     }
 
+    /// A candidate interior: its grid, how it meets the sides, and its triangles.
+    struct Candidate {
+        var rates: SIMD2<Int>
+        var shape: CellRates.InteriorShape
+        var cost: Int
+        /// How far the grid's shape is from the sides' (ties go to the closer).
+        var skew: Int
+        /// For `.rows` and `.columns`: the strips they are drawn in.
+        var strips: AdaptiveLayout.Strips?
+    }
+
+    /// Every interior of cell c up to `limit` segments each way: grids of at least 2 × 2 inside
+    /// a ring, and, where the left and right sides (or bottom and top) carry the same n ≥ 2
+    /// evenly spaced samples, n strips of any number of squares, zipped only against a side
+    /// sampled otherwise. A strip layout keeps the rows of the sides that agree, so where one
+    /// side differs it costs a few triangles more than the cell's own grid, where a ring that
+    /// passes often costs ten or more.
+    func candidates(cell c: Int, sides: SIMD4<Int>, limit: Int) -> [Candidate] {
+        let wide = SIMD2(max(sides[0], sides[2]), max(sides[1], sides[3]))
+        func skew(_ nu: Int, _ nv: Int) -> Int { abs(nu * wide.y - nv * wide.x) }
+        var found: [Candidate] = []
+        for nu in 2...limit {
+            for nv in 2...limit {
+                found.append(Candidate(rates: SIMD2(nu, nv), shape: .ring, cost: triangles(sides, nu, nv), skew: skew(nu, nv)))
+            }
+        }
+        let perQuad = policy.trianglesPerQuad
+        if sides[1] == sides[3], sides[1] >= 2, layout.evenlySampled(c, 1, sides[1]), layout.evenlySampled(c, 3, sides[3]) {
+            let nv = sides[1]
+            let firstEven = layout.evenlySampled(c, 0, sides[0]), lastEven = layout.evenlySampled(c, 2, sides[2])
+            for nu in 1...limit {
+                let strips = AdaptiveLayout.Strips(
+                    count: nv, along: nu, first: sides[0], last: sides[2], firstEven: firstEven, lastEven: lastEven)
+                found.append(
+                    Candidate(
+                        rates: SIMD2(nu, nv), shape: .rows, cost: strips.triangles(perQuad: perQuad), skew: skew(nu, nv), strips: strips))
+            }
+        }
+        if sides[0] == sides[2], sides[0] >= 2, layout.evenlySampled(c, 0, sides[0]), layout.evenlySampled(c, 2, sides[2]) {
+            let nu = sides[0]
+            let firstEven = layout.evenlySampled(c, 3, sides[3]), lastEven = layout.evenlySampled(c, 1, sides[1])
+            for nv in 1...limit {
+                let strips = AdaptiveLayout.Strips(
+                    count: nu, along: nv, first: sides[3], last: sides[1], firstEven: firstEven, lastEven: lastEven)
+                found.append(
+                    Candidate(
+                        rates: SIMD2(nu, nv), shape: .columns, cost: strips.triangles(perQuad: perQuad), skew: skew(nu, nv),
+                        strips: strips))
+            }
+        }
+        return found
+    }
+
     /// The cheapest interior for cell c that measures within `target`, costing more than
-    /// `least` triangles, other than `excluding`, and at most `limit` segments each way; `nil`
-    /// when none of the candidates tried does.
+    /// `least` triangles, other than `excluding` (the drawing the cell has), and at most `limit`
+    /// segments each way; `nil` when none of the candidates tried does.
     /// `scratch` holds `points` and, past them, each candidate's interior samples; `out` its
     /// triangles (both kept across calls so that a round copies the points once).
     func cheapestPassing(
-        cell c: Int, least: Int, excluding: SIMD2<Int>?, limit: Int, target: Double, scratch: inout [Point3D],
-        out: inout [SIMD3<Int32>]
-    ) -> SIMD2<Int>? {
+        cell c: Int, least: Int, below most: Int = .max, excluding: (SIMD2<Int>, CellRates.InteriorShape)?, limit: Int,
+        target: Double, scratch: inout [Point3D], out: inout [SIMD3<Int32>]
+    ) -> (rates: SIMD2<Int>, shape: CellRates.InteriorShape)? {
         guard let patch = cells[c].patch, limit >= 2 else { return nil }
         let sides = SIMD4(layout.sideRate(c, 0), layout.sideRate(c, 1), layout.sideRate(c, 2), layout.sideRate(c, 3))
-        let wide = SIMD2(max(sides[0], sides[2]), max(sides[1], sides[3]))
-        var candidates: [(cost: Int, skew: Int, rates: SIMD2<Int>)] = []
-        for nu in 2...limit {
-            for nv in 2...limit {
-                let cost = triangles(sides, nu, nv)
-                guard cost > least, SIMD2(nu, nv) != excluding else { continue }
-                candidates.append((cost, abs(nu * wide.y - nv * wide.x), SIMD2(nu, nv)))
-            }
+        var candidates = self.candidates(cell: c, sides: sides, limit: limit).filter { candidate in
+            candidate.cost > least && candidate.cost < most
+                && !(excluding.map { $0.0 == candidate.rates && $0.1 == candidate.shape } ?? false)
         }
-        candidates.sort { ($0.cost, $0.skew, $0.rates.x) < ($1.cost, $1.skew, $1.rates.x) }
+        candidates.sort { ($0.cost, $0.skew, $0.shape, $0.rates.x) < ($1.cost, $1.skew, $1.shape, $1.rates.x) }
         let base = points.count
         for candidate in candidates.prefix(InteriorSearch.mostTrials) {
             let nu = candidate.rates.x, nv = candidate.rates.y
             let gridCount = (nu - 1) * (nv - 1)
-            let centerCount = policy.needsCenters ? (nu - 2) * (nv - 2) : 0
             scratch.removeSubrange(base...)
             // The interior's samples at the parameters the build samples them at.
             let du = 1 / Double(nu), dv = 1 / Double(nv)
             for j in 1..<nv {
                 for i in 1..<nu { scratch.append(sampler.sample(cell: c, SIMD2(Double(i) * du, Double(j) * dv)).to * scale) }
             }
-            if centerCount > 0 {
-                for j in 1..<(nv - 1) {
-                    for i in 1..<(nu - 1) {
-                        scratch.append(sampler.sample(cell: c, SIMD2((Double(i) + 0.5) * du, (Double(j) + 0.5) * dv)).to * scale)
+            if policy.needsCenters {
+                if let strips = candidate.strips {
+                    // A centre per square, strip by strip, as the build numbers them.
+                    for s in 0..<strips.count where strips.isSquares(s) {
+                        for k in 0..<strips.along {
+                            let square = candidate.shape == .rows ? SIMD2(Double(k), Double(s)) : SIMD2(Double(s), Double(k))
+                            scratch.append(sampler.sample(cell: c, (square + 0.5) * SIMD2(du, dv)).to * scale)
+                        }
+                    }
+                } else {
+                    for j in 1..<(nv - 1) {
+                        for i in 1..<(nu - 1) {
+                            scratch.append(sampler.sample(cell: c, SIMD2((Double(i) + 0.5) * du, (Double(j) + 0.5) * dv)).to * scale)
+                        }
                     }
                 }
             }
-            let deviation = measure(
-                cell: c, patch: patch, points: scratch, out: &out, count: candidate.cost, target: target,
-                trial: CellStitcher.TrialInterior(nu: nu, nv: nv, gridBase: base, centerBase: base + gridCount))
-            if deviation <= target { return candidate.rates }
+            var trial = CellStitcher.TrialInterior(nu: nu, nv: nv, gridBase: base, centerBase: base + gridCount)
+            trial.kind = candidate.shape == .rows ? .rows : candidate.shape == .columns ? .columns : .ring
+            trial.strips = candidate.strips
+            let deviation = measure(cell: c, patch: patch, points: scratch, out: &out, count: candidate.cost, target: target, trial: trial)
+            if deviation <= target { return (candidate.rates, candidate.shape) }
         }
         return nil
     }
@@ -111,6 +171,7 @@ extension CellRates {
     mutating func searchInteriors(_ failing: [Int], search: InteriorSearch, tolerance: Double) -> [Int] {
         if interior.count != u.count { interior = [SIMD2<Int>](repeating: .zero, count: u.count) }
         let layout = search.layout
+        if interiorShape.count != u.count { interiorShape = [InteriorShape](repeating: .ring, count: u.count) }
         var unchanged: [Int] = []
         var scratch = search.points
         var out: [SIMD3<Int32>] = []
@@ -120,16 +181,58 @@ extension CellRates {
             // The first search of a cell may take any interior but the one it drew; once the
             // cell has an interior of its own, only one of more triangles.
             let least = interiorGrid(c) != nil ? layout.triangleBase[c + 1] - layout.triangleBase[c] : 0
-            let drawn = layout.kind[c] == .ring ? SIMD2(layout.nu[c], layout.nv[c]) : nil
+            let drawn: (SIMD2<Int>, InteriorShape)?
+            switch layout.kind[c] {
+            case .ring: drawn = (SIMD2(layout.nu[c], layout.nv[c]), .ring)
+            case .rows: drawn = (SIMD2(layout.nu[c], layout.nv[c]), .rows)
+            case .columns: drawn = (SIMD2(layout.nu[c], layout.nv[c]), .columns)
+            default: drawn = nil
+            }
             if let found = search.cheapestPassing(
                 cell: c, least: least, excluding: drawn, limit: limit, target: tolerance / AdaptiveTessellator.unmeasuredMargin,
                 scratch: &scratch, out: &out)
             {
-                interior[c] = found
+                interior[c] = found.rates
+                interiorShape[c] = found.shape
             } else {
                 unchanged.append(c)
             }
         }
         return unchanged
+    }
+
+    /// Gives each of `passing` (cells that measured within τ) drawn as an interior grid inside a
+    /// ring or in strips the cheapest drawing with fewer triangles that also measures within τ
+    /// with its sides as they are, if any. A cell's own rates were estimated for the cell alone,
+    /// but the sides carry the larger need of the cells on either side, and a ring or strips
+    /// zipped to denser sides often pass with a coarser interior. Returns the cells changed.
+    mutating func cheapenInteriors(_ passing: [Int], search: InteriorSearch, tolerance: Double) -> [Int] {
+        if interior.count != u.count { interior = [SIMD2<Int>](repeating: .zero, count: u.count) }
+        if interiorShape.count != u.count { interiorShape = [InteriorShape](repeating: .ring, count: u.count) }
+        let layout = search.layout
+        var changed: [Int] = []
+        var scratch = search.points
+        var out: [SIMD3<Int32>] = []
+        for c in passing {
+            let drawn: (SIMD2<Int>, InteriorShape)
+            switch layout.kind[c] {
+            case .ring: drawn = (SIMD2(layout.nu[c], layout.nv[c]), .ring)
+            case .rows: drawn = (SIMD2(layout.nu[c], layout.nv[c]), .rows)
+            case .columns: drawn = (SIMD2(layout.nu[c], layout.nv[c]), .columns)
+            default: continue
+            }
+            let sides = SIMD2(max(layout.sideRate(c, 0), layout.sideRate(c, 2)), max(layout.sideRate(c, 1), layout.sideRate(c, 3)))
+            let limit = min(AdaptiveTessellator.maximumRate, CellRates.interiorReach * max(sides.x, sides.y, 2))
+            let count = layout.triangleBase[c + 1] - layout.triangleBase[c]
+            if let found = search.cheapestPassing(
+                cell: c, least: 0, below: count, excluding: drawn, limit: limit,
+                target: tolerance / AdaptiveTessellator.unmeasuredMargin, scratch: &scratch, out: &out)
+            {
+                interior[c] = found.rates
+                interiorShape[c] = found.shape
+                changed.append(c)
+            }
+        }
+        return changed
     }
 }
