@@ -181,13 +181,7 @@ extension CellRates {
             // The first search of a cell may take any interior but the one it drew; once the
             // cell has an interior of its own, only one of more triangles.
             let least = interiorGrid(c) != nil ? layout.triangleBase[c + 1] - layout.triangleBase[c] : 0
-            let drawn: (SIMD2<Int>, InteriorShape)?
-            switch layout.kind[c] {
-            case .ring: drawn = (SIMD2(layout.nu[c], layout.nv[c]), .ring)
-            case .rows: drawn = (SIMD2(layout.nu[c], layout.nv[c]), .rows)
-            case .columns: drawn = (SIMD2(layout.nu[c], layout.nv[c]), .columns)
-            default: drawn = nil
-            }
+            let drawn = CellRates.drawnInterior(c, layout: layout)
             if let found = search.cheapestPassing(
                 cell: c, least: least, excluding: drawn, limit: limit, target: tolerance / AdaptiveTessellator.unmeasuredMargin,
                 scratch: &scratch, out: &out)
@@ -199,6 +193,18 @@ extension CellRates {
             }
         }
         return unchanged
+    }
+
+    /// Cell c's interior grid and how it meets the sides, as `layout` draws it; `nil` for a cell
+    /// of any other ``AdaptiveLayout/Kind``.
+    static func drawnInterior(_ c: Int, layout: AdaptiveLayout) -> (SIMD2<Int>, InteriorShape)? {
+        let rates = SIMD2(layout.nu[c], layout.nv[c])
+        switch layout.kind[c] {
+        case .ring: return (rates, .ring)
+        case .rows: return (rates, .rows)
+        case .columns: return (rates, .columns)
+        default: return nil
+        }
     }
 
     /// Gives each of `passing` (cells that measured within τ) drawn as an interior grid inside a
@@ -214,13 +220,7 @@ extension CellRates {
         var scratch = search.points
         var out: [SIMD3<Int32>] = []
         for c in passing {
-            let drawn: (SIMD2<Int>, InteriorShape)
-            switch layout.kind[c] {
-            case .ring: drawn = (SIMD2(layout.nu[c], layout.nv[c]), .ring)
-            case .rows: drawn = (SIMD2(layout.nu[c], layout.nv[c]), .rows)
-            case .columns: drawn = (SIMD2(layout.nu[c], layout.nv[c]), .columns)
-            default: continue
-            }
+            guard let drawn = CellRates.drawnInterior(c, layout: layout) else { continue }
             let sides = SIMD2(max(layout.sideRate(c, 0), layout.sideRate(c, 2)), max(layout.sideRate(c, 1), layout.sideRate(c, 3)))
             let limit = min(AdaptiveTessellator.maximumRate, CellRates.interiorReach * max(sides.x, sides.y, 2))
             let count = layout.triangleBase[c + 1] - layout.triangleBase[c]
