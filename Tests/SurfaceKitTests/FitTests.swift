@@ -460,24 +460,75 @@ private func maxVertexDifference(_ a: MeshTransform, _ b: MeshTransform) -> Doub
     }
 
     /// The grid fit runs as one pass per band (right-hand sides, solve and control points
-    /// together); it must give exactly what the separate stages give: the weights averaged as
-    /// the general path averages them, B = T · (S W) in planes, the planes solved by the tensor
-    /// solver (checked against LAPACK's `dgtsv` above), and P = Q / W. A grid of two bands with an
-    /// odd and an even column count, weights that disagree between faces.
-    @Test(arguments: [(600, 57), (530, 40), (7, 12)])
+    /// together), its five coordinates in one piece or in a piece each; it must give exactly what
+    /// the separate stages give on one thread: the weights averaged as the general path averages
+    /// them, B = T · (S W) in planes, the planes solved by the tensor solver (checked against
+    /// LAPACK's `dgtsv` above), and P = Q / W. Grids of three, two and one bands with odd and even
+    /// column counts, weights that disagree between faces; the fit on one thread and on all, and
+    /// with each way of sharing the coordinates out, whatever the threads would choose.
+    @Test(arguments: [(800, 9), (600, 57), (530, 40), (7, 12)])
     func gridFitEqualsItsStagesRunSeparately(rows: Int, columns: Int) throws {
         let mesh = try FitFixtures.grid(rows: rows, columns: columns, seed: UInt64(rows + columns)) { _, _, rng in
             rng.uniform(0.3...3)
         }
         let grid = try #require(RegularGrid(vertexCount: mesh.vertices.count, faces: mesh.faces))
-        let solver = TensorGridSolver(grid: grid)
-        let weights = SurfaceFit.vertexWeights(faces: mesh.faces, vertexCount: mesh.vertices.count)
-        var planes = FitPlanes(targets: mesh.vertices, rowWeights: solver.apply(weights))
-        _ = try solver.solve(&planes, minimumReciprocalCondition: 1e-12)
-        let staged = try planes.controlVertices(weights: weights)
+        let staged = try ParallelLimit.withThreads(1) {
+            let solver = TensorGridSolver(grid: grid)
+            let weights = SurfaceFit.vertexWeights(faces: mesh.faces, vertexCount: mesh.vertices.count)
+            var planes = FitPlanes(targets: mesh.vertices, rowWeights: solver.apply(weights))
+            _ = try solver.solve(&planes, minimumReciprocalCondition: 1e-12)
+            return try planes.controlVertices(weights: weights)
+        }
         let result = try SurfaceFit().fit(mesh)
         #expect(result.solver == .tensorGrid)
         #expect(result.mesh.vertices == staged)
+        let oneThread = try ParallelLimit.withThreads(1) { try SurfaceFit().fit(mesh) }
+        #expect(oneThread.mesh.vertices == staged)
+        for sharing in [GridFitSweep.PlaneSharing.together, .apart] {
+            for threads in [1, 2] {
+                let outcome = try ParallelLimit.withThreads(threads) {
+                    try GridFit.rowMajor(mesh, minimumReciprocalCondition: 1e-12, sharing: sharing)
+                }
+                guard case .fitted(let vertices, _) = outcome else {
+                    Issue.record("\(sharing), \(threads) threads: not fitted")
+                    continue
+                }
+                #expect(vertices == staged, "\(sharing), \(threads) threads")
+            }
+        }
+    }
+
+    /// A coordinate a piece costs more work, so it is taken only when the bands leave threads
+    /// idle for long enough: on the 1001² grid's 3 bands, 1–6 threads take whole bands in at
+    /// most as many rounds as the 15 pieces at 1.7–2 × their work would need, 8 and 16 threads do not.
+    @Test func coordinatesGoApartOnlyWhenTheBandsLeaveThreadsIdle() {
+        let values = 5 * 1001 * 1001
+        #expect(TensorSweep.bandCount(rows: 1001) == 3)
+        for threads in [1, 2, 3, 4, 6] {
+            #expect(GridFitSweep.PlaneSharing.forThreads(threads, bands: 3, values: values, rowMajor: true) == .together)
+        }
+        for threads in [8, 16] {
+            #expect(GridFitSweep.PlaneSharing.forThreads(threads, bands: 3, values: values, rowMajor: true) == .apart)
+        }
+        // A renumbered grid's rows are not the output's, and a small grid runs on one thread.
+        #expect(GridFitSweep.PlaneSharing.forThreads(16, bands: 3, values: values, rowMajor: false) == .together)
+        #expect(GridFitSweep.PlaneSharing.forThreads(16, bands: 1, values: 5 * 8 * 13, rowMajor: true) == .together)
+    }
+
+    /// With a coordinate a piece, a target that is not finite is still found, whichever
+    /// coordinate and band it is in.
+    @Test func coordinatesApartFindATargetThatIsNotFinite() throws {
+        let grid = try FitFixtures.grid(rows: 600, columns: 5)
+        #expect(TensorSweep.bandCount(rows: 601) == 2)
+        for (vertex, component) in [(3, 0), (1500, 3), (3605, 4)] {
+            var mesh = grid
+            if component < 2 { mesh.vertices[vertex].from[component] = .nan } else { mesh.vertices[vertex].to[component - 2] = .infinity }
+            let outcome = try GridFit.rowMajor(mesh, minimumReciprocalCondition: 1e-12, sharing: .apart)
+            guard case .invalidNumbers = outcome else {
+                Issue.record("vertex \(vertex), coordinate \(component): \(outcome)")
+                continue
+            }
+        }
     }
 
     /// On the grid path the numbers are checked inside the fit's passes; a bad one is still named

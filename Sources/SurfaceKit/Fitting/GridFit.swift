@@ -24,13 +24,16 @@ struct GridFit {
     static let bandValues = 1 << 15
 
     /// The fit of `mesh` when its faces are exactly the row-major grid of its first face
-    /// (``RegularGrid``), checking the faces, weights and numbers on the way.
-    static func rowMajor(_ mesh: MeshTransform, minimumReciprocalCondition: Double) throws -> Outcome {
+    /// (``RegularGrid``), checking the faces, weights and numbers on the way. `sharing` (by
+    /// default chosen from the threads) changes only which pieces run in parallel.
+    static func rowMajor(
+        _ mesh: MeshTransform, minimumReciprocalCondition: Double, sharing: GridFitSweep.PlaneSharing? = nil
+    ) throws -> Outcome {
         guard let grid = RegularGrid.proposed(vertexCount: mesh.vertices.count, faces: mesh.faces) else { return .notThisGrid }
         let fit = GridFit(grid: grid, vertexAt: nil)
         guard let weights = fit.rowMajorWeights(faces: mesh.faces) else { return .notThisGrid }
         guard let weights else { return .invalidNumbers }
-        return try fit.solve(mesh.vertices, weights: weights, minimumReciprocalCondition: minimumReciprocalCondition)
+        return try fit.solve(mesh.vertices, weights: weights, minimumReciprocalCondition: minimumReciprocalCondition, sharing: sharing)
     }
 
     /// The fit of `mesh`, whose numbers are already checked, with the weights of its vertices in
@@ -139,7 +142,9 @@ struct GridFit {
 
     /// Right-hand sides, solve and control points, for targets in the mesh's order and weights in
     /// grid order, in one pass over bands of rows (``GridFitSweep``).
-    private func solve(_ targets: [MeshVertex], weights: [Double], minimumReciprocalCondition: Double) throws -> Outcome {
+    private func solve(
+        _ targets: [MeshVertex], weights: [Double], minimumReciprocalCondition: Double, sharing: GridFitSweep.PlaneSharing? = nil
+    ) throws -> Outcome {
         let sweep: TensorSweep, rcond: Double
         do {
             (sweep, rcond) = try TensorGridSolver(grid: grid).sweep(minimumReciprocalCondition: minimumReciprocalCondition)
@@ -160,7 +165,7 @@ struct GridFit {
                 weights.withUnsafeBufferPointer { w in
                     guard let tb = t.baseAddress, let wb = w.baseAddress else { return }
                     func run(_ map: UnsafePointer<Int>?) {
-                        verdict = GridFitSweep(sweep: sweep).run(targets: tb, weights: wb, vertexAt: map, output: into)
+                        verdict = GridFitSweep(sweep: sweep).run(targets: tb, weights: wb, vertexAt: map, output: into, sharing: sharing)
                     }
                     if let vertexAt {
                         vertexAt.withUnsafeBufferPointer { run($0.baseAddress) }

@@ -1,5 +1,6 @@
 /// The right-hand sides, the tensor solve and the new control points of a grid fit in one pass
-/// per band of rows, all five coordinates together.
+/// per band of rows, all five coordinates together, or, when more threads run than there are
+/// bands, one pass per band and coordinate (``PlaneSharing``).
 ///
 /// A band walks down its rows as ``TensorSweep`` does, with the same bands, blocks of eight
 /// rows, backward windows and truncated starts, and the same arithmetic, so it finds the same
@@ -9,6 +10,10 @@
 /// by its weights straight into the output vertices. The five planes of right-hand sides and
 /// solutions are never laid out in memory: the targets are read once and the vertices written
 /// once, where the separate passes wrote and read 40 MB of planes three times on a 1001² grid.
+///
+/// The bands are fixed by the grid (3 on a 1001² grid), so that the result never depends on the
+/// threads; a coordinate a piece gives five times as many independent pieces of the same work,
+/// with the same bits, for the many threads the bands alone would leave idle.
 struct GridFitSweep {
     let sweep: TensorSweep
 
@@ -17,42 +22,200 @@ struct GridFitSweep {
     struct Verdict {
         var targetsFinite = true
         var firstNonFinite: Int?
+
+        /// The verdicts of parts taken in grid order, as one pass over them all would find.
+        init(combining parts: [Verdict]) {
+            for v in parts {
+                targetsFinite = targetsFinite && v.targetsFinite
+                if firstNonFinite == nil { firstNonFinite = v.firstNonFinite }
+            }
+        }
+
+        init() {}
+    }
+
+    /// How a band's five coordinates are handed to threads. Each coordinate's right-hand sides,
+    /// solve and control points use only that coordinate's numbers (and the weights), in the
+    /// same operations whichever way they are grouped, so both give the same bits; what differs
+    /// is how many independent pieces there are and how much is read twice.
+    enum PlaneSharing: Sendable {
+        /// One piece a band, all five coordinates together, the targets read once and the
+        /// vertices written once (the fewest operations).
+        case together
+        /// Five pieces a band, one a coordinate, each reading the targets' rows for its
+        /// coordinate and writing its rows of control points at the front of the rows' own vertex
+        /// memory; a last pass over rows then lays them out as vertices (``interleave``). For a
+        /// row-major grid only (its rows are the output's rows).
+        case apart
+
+        /// The work of a band's five coordinates in a piece each over their work together: each
+        /// piece reads every target's memory for its one number, and the weight sums and the
+        /// vertices take passes of their own (about 1.7 × on one thread on the 1001² grid; taken
+        /// higher, as the extra reading shares the memory's bandwidth when many threads run).
+        static let apartWork = 2.0
+
+        /// Apart when the pieces of a coordinate each would finish sooner on `threads` threads,
+        /// counted in rounds of pieces, than the bands alone: on the 1001² grid (3 bands) from 8
+        /// threads. Only for a row-major grid large enough to run in parallel (`values` in its
+        /// five planes).
+        static func forThreads(_ threads: Int, bands: Int, values: Int, rowMajor: Bool) -> PlaneSharing {
+            guard threads > 1, rowMajor, values >= TensorSweep.parallelValues, GridFitSweep.componentOffsets != nil else {
+                return .together
+            }
+            let coordinates = FitPlanes.componentCount
+            let together = Double((bands + threads - 1) / threads)
+            let apart = apartWork * Double((coordinates * bands + threads - 1) / threads) / Double(coordinates)
+            return apart < together ? .apart : .together
+        }
     }
 
     /// Fits the grid: `targets` in the mesh's order, `weights` in grid order, and `output`
     /// (the mesh's vertex count, uninitialized) receives every control point, each at its own
     /// vertex (`vertexAt` maps grid positions to the mesh's vertices; `nil` for row-major).
+    /// `sharing` (by default chosen from the threads) changes which pieces run, never the result.
     func run(
         targets: UnsafePointer<MeshVertex>, weights: UnsafePointer<Double>, vertexAt: UnsafePointer<Int>?,
-        output: UnsafeMutablePointer<MeshVertex>
+        output: UnsafeMutablePointer<MeshVertex>, sharing: PlaneSharing? = nil
     ) -> Verdict {
         let bands = TensorSweep.bandCount(rows: sweep.rows)
-        let inputs = UncheckedSendable((targets, weights, vertexAt)), into = SharedMutableBuffer(base: output)
-        let verdicts = [Verdict](unsafeUninitializedCapacity: bands) { buffer, initialized in
+        let values = FitPlanes.componentCount * sweep.rows * sweep.columns
+        var sharing = sharing ?? .forThreads(ProcessInfoCores.count, bands: bands, values: values, rowMajor: vertexAt == nil)
+        if vertexAt != nil { sharing = .together }
+        guard sharing == .apart, let offsets = GridFitSweep.componentOffsets else {
+            return runBands(bands, groups: [0..<FitPlanes.componentCount]) { b, scratch in
+                solveBand(b, of: bands, targets: targets, weights: weights, into: .vertices(output, vertexAt: vertexAt), scratch: scratch)
+            }
+        }
+        // The vertex memory as Doubles until ``interleave(_:)`` lays the rows out as vertices.
+        let doubles = GridFitSweep.vertexDoubles * sweep.rows * sweep.columns
+        let fronts = UnsafeMutableRawPointer(output).bindMemory(to: Double.self, capacity: doubles)
+        weightSums(weights, into: fronts)
+        let solved = runBands(bands, groups: (0..<FitPlanes.componentCount).map { $0..<($0 + 1) }) { b, scratch in
+            let offset = offsets[scratch.planes.lowerBound]
+            return solveBand(
+                b, of: bands, targets: targets, weights: weights, into: .rowFronts(fronts, targetOffset: offset), scratch: scratch)
+        }
+        var verdict = interleave(fronts)
+        verdict.targetsFinite = solved.targetsFinite
+        return verdict
+    }
+
+    /// Runs `band` for every band and group of planes, in parallel when the grid is large enough,
+    /// each piece with working memory of its own, and combines the verdicts in grid order.
+    private func runBands(
+        _ bands: Int, groups: [Range<Int>], _ band: @escaping (Int, FitSweepScratch) -> Verdict
+    ) -> Verdict {
+        let pieces = bands * groups.count
+        let verdicts = [Verdict](unsafeUninitializedCapacity: pieces) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
-            let found = SharedMutableBuffer(base: base)
+            let found = SharedMutableBuffer(base: base), solve = UncheckedSendable(band)
             let body = { (range: Range<Int>) in
-                let scratch = FitSweepScratch(columns: self.sweep.columns, ringRows: self.ringRows)
-                defer { scratch.deallocate() }
-                for b in range {
-                    let (t, w, map) = inputs.value
-                    (found.base + b).initialize(
-                        to: self.solveBand(b, of: bands, targets: t, weights: w, vertexAt: map, output: into.base, scratch: scratch))
+                for piece in range {
+                    // Piece order: every band of the first group, then of the next.
+                    let b = piece % bands, planes = groups[piece / bands]
+                    let scratch = FitSweepScratch(columns: self.sweep.columns, ringRows: self.ringRows, planes: planes)
+                    defer { scratch.deallocate() }
+                    (found.base + piece).initialize(to: solve.value(b, scratch))
                 }
             }
-            if bands > 1, FitPlanes.componentCount * sweep.rows * sweep.columns >= TensorSweep.parallelValues {
-                parallelChunks(bands, minimumChunk: 1, body)
+            if pieces > 1, FitPlanes.componentCount * sweep.rows * sweep.columns >= TensorSweep.parallelValues {
+                parallelChunks(pieces, minimumChunk: 1, body)
             } else {
-                body(0..<bands)
+                body(0..<pieces)
             }
-            initialized = bands
+            initialized = pieces
         }
-        var verdict = Verdict()
-        for v in verdicts {
-            verdict.targetsFinite = verdict.targetsFinite && v.targetsFinite
-            if verdict.firstNonFinite == nil { verdict.firstNonFinite = v.firstNonFinite }
+        // Within a group the bands are in grid order; a vertex's first group to find it not
+        // finite is enough (only ``PlaneSharing/together`` reports one here).
+        return Verdict(combining: verdicts)
+    }
+
+    /// The byte offset in a ``MeshVertex`` of each coordinate (from.x, from.y, to.x, to.y, to.z),
+    /// or `nil` where the layout does not hold five `Double`s in two contiguous vectors, or a
+    /// vertex's memory holds fewer than six (``PlaneSharing/apart`` keeps six rows of values in
+    /// each grid row's vertex memory).
+    static let componentOffsets: [Int]? = {
+        guard let from = MemoryLayout<MeshVertex>.offset(of: \.from), let to = MemoryLayout<MeshVertex>.offset(of: \.to),
+            MemoryLayout<MeshVertex>.stride % MemoryLayout<Double>.stride == 0, vertexDoubles > weightSumsPart
+        else { return nil }
+        let d = MemoryLayout<Double>.stride
+        return [from, from + d, to, to + d, to + 2 * d]
+    }()
+
+    /// `Double`s in one vertex's memory (6: from, to and the padding of the three-vector).
+    static let vertexDoubles = MemoryLayout<MeshVertex>.stride / MemoryLayout<Double>.stride
+
+    /// The part of a row's vertex memory that holds its weight sums; parts 0–4 hold the five
+    /// coordinates' control points.
+    static let weightSumsPart = FitPlanes.componentCount
+
+    /// Part `p` (C `Double`s) of grid row r's vertex memory, seen as `vertexDoubles` rows of C.
+    @inline(__always)
+    static func part(_ p: Int, ofRow r: Int, columns nc: Int, in fronts: UnsafeMutablePointer<Double>) -> UnsafeMutablePointer<Double> {
+        fronts + (r * vertexDoubles + p) * nc
+    }
+
+    /// The weight sums (S W)ᵣ of every row into part ``weightSumsPart`` of its vertex memory, in
+    /// parallel pieces of rows (the same values as the bands' own, ``WeightSumRows``).
+    private func weightSums(_ weights: UnsafePointer<Double>, into fronts: UnsafeMutablePointer<Double>) {
+        let nr = sweep.rows, nc = sweep.columns, into = SharedMutableBuffer(base: fronts), w = UncheckedSendable(weights)
+        let pieces = (nr + GridFitSweep.interleaveRows - 1) / GridFitSweep.interleaveRows
+        parallelChunks(pieces, minimumChunk: 1) { range in
+            let masks = UnsafeMutablePointer<Double>.allocate(capacity: WeightSumRows.maskRows * nc)
+            defer { masks.deallocate() }
+            for piece in range {
+                var sums = WeightSumRows(weights: w.value, rows: nr, columns: nc, masks: masks)
+                let rows = (piece * GridFitSweep.interleaveRows)..<Swift.min(nr, (piece + 1) * GridFitSweep.interleaveRows)
+                for r in rows {
+                    let out = GridFitSweep.part(GridFitSweep.weightSumsPart, ofRow: r, columns: nc, in: into.base)
+                    let row = sums.row(r, startsHere: r == rows.lowerBound, interior: out)
+                    if row != UnsafePointer(out) { out.update(from: row, count: nc) }
+                }
+            }
         }
-        return verdict
+    }
+
+    /// Rows a piece of the passes over rows (weight sums, vertices) takes: about 770 KB of vertex
+    /// memory on a 1001-column grid, long enough to pay for handing it to a thread, and 63 pieces
+    /// on a 1001-row grid, enough to keep 16 threads even.
+    static let interleaveRows = 16
+
+    /// Lays out the control points that ``PlaneSharing/apart`` left in parts 0–4 of each row's
+    /// vertex memory as the row's vertices, and finds the first vertex in grid order that is not
+    /// finite. Rows are independent: each row's values are copied aside before its vertices are
+    /// written over them.
+    private func interleave(_ fronts: UnsafeMutablePointer<Double>) -> Verdict {
+        let nr = sweep.rows, nc = sweep.columns, planes = FitPlanes.componentCount
+        let into = SharedMutableBuffer(base: fronts)
+        let pieces = (nr + GridFitSweep.interleaveRows - 1) / GridFitSweep.interleaveRows
+        let found = parallelParts(pieces) { piece -> Verdict in
+            var verdict = Verdict()
+            let aside = UnsafeMutablePointer<Double>.allocate(capacity: planes * nc)
+            defer { aside.deallocate() }
+            let rows = (piece * GridFitSweep.interleaveRows)..<Swift.min(nr, (piece + 1) * GridFitSweep.interleaveRows)
+            for r in rows {
+                let row = GridFitSweep.part(0, ofRow: r, columns: nc, in: into.base)
+                aside.update(from: row, count: planes * nc)
+                let out = UnsafeMutableRawPointer(row).bindMemory(to: MeshVertex.self, capacity: nc)
+                let x0 = aside, x1 = aside + nc, x2 = aside + 2 * nc, x3 = aside + 3 * nc, x4 = aside + 4 * nc
+                var check = SIMD2<Double>()
+                for c in 0..<nc {
+                    let v = MeshVertex(from: LayerPoint(x0[c], x1[c]), to: Point3D(x2[c], x3[c], x4[c]))
+                    check += v.from - v.from
+                    check.x += (v.to - v.to).sum()
+                    (out + c).initialize(to: v)
+                }
+                guard verdict.firstNonFinite == nil, check.sum() != 0 else { continue }
+                // Rare: find the row's first control point that is not finite.
+                if let c = (0..<nc).first(where: { !GridFitSweep.isFinite(out[$0]) }) { verdict.firstNonFinite = r * nc + c }
+            }
+            return verdict
+        }
+        return Verdict(combining: found)
+    }
+
+    static func isFinite(_ v: MeshVertex) -> Bool {
+        v.from.x.isFinite && v.from.y.isFinite && v.to.x.isFinite && v.to.y.isFinite && v.to.z.isFinite
     }
 
     private var halo: Int { Swift.min(sweep.across.truncationRows, sweep.rows) }
@@ -60,47 +223,43 @@ struct GridFitSweep {
     /// The ring's rows: a backward window, the truncation rows below it and one block.
     private var ringRows: Int { TensorSweep.windowRows + halo + TensorSweep.blockRows }
 
-    /// Band `b` of `bands`: its rows' control points written, rows `halo` beyond each inner edge
-    /// read and solved but not written (the neighbouring band writes them).
+    /// Where a band's finished rows go.
+    private enum Destination {
+        /// All five coordinates, each control point at its own vertex.
+        case vertices(UnsafeMutablePointer<MeshVertex>, vertexAt: UnsafePointer<Int>?)
+        /// One coordinate p (``FitSweepScratch/planes``) of a row-major grid, read from each
+        /// target at `targetOffset` bytes: row r's values into part p of row r's vertex memory, its
+        /// weight sums read from part ``weightSumsPart`` (``part(_:ofRow:columns:in:)``).
+        case rowFronts(UnsafeMutablePointer<Double>, targetOffset: Int)
+    }
+
+    /// Band `b` of `bands`, for the coordinates of `scratch.planes`: its rows' control points
+    /// written, rows `halo` beyond each inner edge read and solved but not written (the
+    /// neighbouring band writes them).
     private func solveBand(
         _ b: Int, of bands: Int, targets: UnsafePointer<MeshVertex>, weights: UnsafePointer<Double>,
-        vertexAt: UnsafePointer<Int>?, output: UnsafeMutablePointer<MeshVertex>, scratch: FitSweepScratch
+        into destination: Destination, scratch: FitSweepScratch
     ) -> Verdict {
         let nr = sweep.rows, nc = sweep.columns, halo = self.halo, ringRows = self.ringRows
-        let planes = FitPlanes.componentCount
+        let planes = scratch.planes
         let own = sweep.band(b, of: bands)
         let first = Swift.max(0, own.lowerBound - halo), end = Swift.min(nr, own.upperBound + halo)
         let ring = scratch.ring
         @inline(__always) func ringRow(_ p: Int, _ r: Int) -> UnsafeMutablePointer<Double> {
-            ring + (p * ringRows + r % ringRows) * nc
+            ring + ((p - planes.lowerBound) * ringRows + r % ringRows) * nc
         }
         var verdict = Verdict()
-        // The row-direction curve mask of weight rows r − 1, r, r + 1, rolled down the band: the
-        // same expressions as ``TensorGridSolver/apply(_:)``.
-        var above = scratch.masks, here = scratch.masks + nc, below = scratch.masks + 2 * nc
-        @inline(__always) func alongRow(_ r: Int, into t: UnsafeMutablePointer<Double>) {
-            let x = weights + r * nc
-            t[0] = x[0]
-            t[nc - 1] = x[nc - 1]
-            for c in 1..<(nc - 1) { t[c] = (x[c - 1] + 4 * x[c] + x[c + 1]) / 6 }
-        }
+        var sums = WeightSumRows(weights: weights, rows: nr, columns: nc, masks: scratch.masks)
         /// Bᵢ = Tᵢ · (S W)ᵢ of grid row r into the rings.
         func rightHandSides(_ r: Int) {
-            if r == first {
-                if r > 0 { alongRow(r - 1, into: above) }
-                alongRow(r, into: here)
-            } else {
-                (above, here, below) = (here, below, above)
+            guard case .vertices(_, let vertexAt) = destination else {
+                if case .rowFronts(let fronts, let offset) = destination {
+                    let scale = UnsafePointer(GridFitSweep.part(GridFitSweep.weightSumsPart, ofRow: r, columns: nc, in: fronts))
+                    verdict.targetsFinite = verdict.targetsFinite && coordinate(at: offset, ofRow: r, scale: scale)
+                }
+                return
             }
-            if r + 1 < nr { alongRow(r + 1, into: below) }
-            let scale: UnsafePointer<Double>
-            if r > 0, r + 1 < nr {
-                let a = above, h = here, b = below, s = scratch.scale
-                for c in 0..<nc { s[c] = (a[c] + 4 * h[c] + b[c]) / 6 }
-                scale = UnsafePointer(s)
-            } else {
-                scale = UnsafePointer(here)
-            }
+            let scale = sums.row(r, startsHere: r == first, interior: scratch.scale)
             let p0 = ringRow(0, r), p1 = ringRow(1, r), p2 = ringRow(2, r), p3 = ringRow(3, r), p4 = ringRow(4, r)
             // x − x is 0 for every finite x and NaN otherwise, so these sums stay 0 exactly while
             // every number read is finite.
@@ -135,8 +294,34 @@ struct GridFitSweep {
             }
             verdict.targetsFinite = verdict.targetsFinite && checkFrom.sum() + checkTo.sum() == 0
         }
-        /// P = Q / W for grid rows `rows`, finished in the rings, at their own vertices.
+        /// Bᵢ = Tᵢ · (S W)ᵢ of grid row r for the coordinate at byte `offset` of each target into
+        /// its ring, the products as in ``rightHandSides(_:)``; whether every number read is finite.
+        @inline(__always) func coordinate(at offset: Int, ofRow r: Int, scale: UnsafePointer<Double>) -> Bool {
+            let p = ringRow(planes.lowerBound, r), t = UnsafeRawPointer(targets + r * nc) + offset
+            let stride = MemoryLayout<MeshVertex>.stride
+            var check = SIMD2<Double>()
+            var c = 0
+            while c + 1 < nc {
+                let x = SIMD2(
+                    t.load(fromByteOffset: c * stride, as: Double.self), t.load(fromByteOffset: (c + 1) * stride, as: Double.self))
+                check += x - x
+                store(x * load(scale + c), p + c)
+                c += 2
+            }
+            if c < nc {
+                let x = t.load(fromByteOffset: c * stride, as: Double.self)
+                check.x += x - x
+                p[c] = x * scale[c]
+            }
+            return check.sum() == 0
+        }
+        /// P = Q / W for grid rows `rows`, finished in the rings, at their own vertices (or, for
+        /// one coordinate, at the front of their rows' vertex memory).
         func controlPoints(_ rows: Range<Int>) {
+            guard case .vertices(let output, let vertexAt) = destination else {
+                if case .rowFronts(let fronts, _) = destination { rowFronts(rows, fronts) }
+                return
+            }
             for r in rows {
                 let q0 = ringRow(0, r), q1 = ringRow(1, r), q2 = ringRow(2, r), q3 = ringRow(3, r), q4 = ringRow(4, r)
                 let w = weights + r * nc
@@ -165,12 +350,26 @@ struct GridFitSweep {
                 guard verdict.firstNonFinite == nil, check.sum() != 0 else { continue }
                 // Rare: find the row's first control point that is not finite.
                 for c in 0..<nc {
-                    let g = r * nc + c, v = output[vertexAt?[g] ?? g]
-                    if !(v.from.x.isFinite && v.from.y.isFinite && v.to.x.isFinite && v.to.y.isFinite && v.to.z.isFinite) {
+                    let g = r * nc + c
+                    if !GridFitSweep.isFinite(output[vertexAt?[g] ?? g]) {
                         verdict.firstNonFinite = g
                         break
                     }
                 }
+            }
+        }
+        /// P = Q / W of the one coordinate p for grid rows `rows`, into part p of each row's vertex
+        /// memory (the same divisions as ``controlPoints(_:)``).
+        func rowFronts(_ rows: Range<Int>, _ fronts: UnsafeMutablePointer<Double>) {
+            let p = planes.lowerBound
+            for r in rows {
+                let q = ringRow(p, r), w = weights + r * nc, out = GridFitSweep.part(p, ofRow: r, columns: nc, in: fronts)
+                var c = 0
+                while c + 1 < nc {
+                    store(load(q + c) / load(w + c), out + c)
+                    c += 2
+                }
+                if c < nc { out[c] = q[c] / w[c] }
             }
         }
         let across = sweep.across
@@ -183,7 +382,7 @@ struct GridFitSweep {
                     while next < end {
                         let count = Swift.min(TensorSweep.blockRows, end - next)
                         for r in next..<(next + count) { rightHandSides(r) }
-                        for p in 0..<planes {
+                        for p in planes {
                             // Along the rows, in the ring (rows may repeat in `from`, `to` may be `from`).
                             for k in 0..<TensorSweep.blockRows {
                                 from[k] = UnsafePointer(ringRow(p, next + (k < count ? k : 0)))
@@ -195,7 +394,7 @@ struct GridFitSweep {
                                 from, into: to, columns: nc, lanes: scratch.lanes,
                                 down: ColumnSweep(
                                     rows: count, firstRow: next, startsFromZero: next == first, multipliers: l.baseAddress,
-                                    inversePivots: inverse.baseAddress, previous: scratch.previous + p * nc))
+                                    inversePivots: inverse.baseAddress, previous: scratch.previous + (p - planes.lowerBound) * nc))
                         }
                         next += count
                         // The backward sweep: exact from the grid's last row, else from zero
@@ -210,7 +409,7 @@ struct GridFitSweep {
                         }
                         guard last > done else { continue }
                         let s = next - 1
-                        for p in 0..<planes {
+                        for p in planes {
                             // x at row next − 1 is z there: the grid's last row (c = 0), or the row
                             // above the zero the truncated sweep starts from. Finished rows are
                             // written over their z in the ring.
@@ -249,11 +448,12 @@ struct GridFitSweep {
     }
 }
 
-/// A band's working memory for ``GridFitSweep``: a ring of rows per coordinate, each
-/// coordinate's previous row of the forward sweep, the start of a truncated backward sweep, the
-/// lanes of a block, a row that absorbs the missing rows of a short block, three rows of the
-/// weights' row-direction mask and the row of (S W)ᵢ being made.
+/// A band's working memory for ``GridFitSweep``, for the coordinates `planes` (of the five): a
+/// ring of rows per coordinate, each coordinate's previous row of the forward sweep, the start of
+/// a truncated backward sweep, the lanes of a block, a row that absorbs the missing rows of a
+/// short block, three rows of the weights' row-direction mask and the row of (S W)ᵢ being made.
 struct FitSweepScratch {
+    let planes: Range<Int>
     let ring: UnsafeMutablePointer<Double>
     let previous: UnsafeMutablePointer<Double>
     let start: UnsafeMutablePointer<Double>
@@ -262,13 +462,14 @@ struct FitSweepScratch {
     let masks: UnsafeMutablePointer<Double>
     let scale: UnsafeMutablePointer<Double>
 
-    init(columns: Int, ringRows: Int) {
-        ring = .allocate(capacity: FitPlanes.componentCount * ringRows * columns)
-        previous = .allocate(capacity: FitPlanes.componentCount * columns)
+    init(columns: Int, ringRows: Int, planes: Range<Int>) {
+        self.planes = planes
+        ring = .allocate(capacity: planes.count * ringRows * columns)
+        previous = .allocate(capacity: planes.count * columns)
         start = .allocate(capacity: columns)
         sink = .allocate(capacity: columns)
         lanes = .allocate(capacity: columns)
-        masks = .allocate(capacity: 3 * columns)
+        masks = .allocate(capacity: WeightSumRows.maskRows * columns)
         scale = .allocate(capacity: columns)
     }
 
@@ -379,5 +580,51 @@ extension DominantTridiagonalFactors {
                 }
             }
         }
+    }
+}
+
+/// The weight sums (S W)ᵣ of grid rows taken in order: the row-direction curve mask of weight rows
+/// r − 1, r, r + 1, rolled down the rows, then the column-direction mask of those three (the same
+/// expressions as ``TensorGridSolver/apply(_:)``); on the first and last rows, the row's own mask.
+struct WeightSumRows {
+    /// Rows of row-direction masks kept: above, here and below.
+    static let maskRows = 3
+    let weights: UnsafePointer<Double>
+    let rows: Int
+    let columns: Int
+    private var above: UnsafeMutablePointer<Double>
+    private var here: UnsafeMutablePointer<Double>
+    private var below: UnsafeMutablePointer<Double>
+
+    /// `masks`: ``maskRows`` rows of `columns` values of working memory.
+    init(weights: UnsafePointer<Double>, rows: Int, columns: Int, masks: UnsafeMutablePointer<Double>) {
+        self.weights = weights
+        self.rows = rows
+        self.columns = columns
+        (above, here, below) = (masks, masks + columns, masks + 2 * columns)
+    }
+
+    @inline(__always) private func mask(_ r: Int, into t: UnsafeMutablePointer<Double>) {
+        let nc = columns, x = weights + r * nc
+        t[0] = x[0]
+        t[nc - 1] = x[nc - 1]
+        for c in 1..<(nc - 1) { t[c] = (x[c - 1] + 4 * x[c] + x[c + 1]) / 6 }
+    }
+
+    /// Row r's weight sums: written to `interior` on an inner row, else the row's own mask.
+    /// `startsHere`: r is the first row asked for; otherwise it follows the previous one.
+    @inline(__always)
+    mutating func row(_ r: Int, startsHere: Bool, interior: UnsafeMutablePointer<Double>) -> UnsafePointer<Double> {
+        if startsHere {
+            if r > 0 { mask(r - 1, into: above) }
+            mask(r, into: here)
+        } else {
+            (above, here, below) = (here, below, above)
+        }
+        if r + 1 < rows { mask(r + 1, into: below) }
+        guard r > 0, r + 1 < rows else { return UnsafePointer(here) }
+        let a = above, h = here, b = below, nc = columns
+        for c in 0..<nc { interior[c] = (a[c] + 4 * h[c] + b[c]) / 6 }
+        return UnsafePointer(interior)
     }
 }
