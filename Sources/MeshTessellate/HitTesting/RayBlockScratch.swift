@@ -8,8 +8,9 @@ import SurfaceKit
 ///
 /// It is one `SortScratch`: huge pages, so that the radix passes' scattered writes over the 16 MB
 /// of keys of a million-ray block stay inside the TLB, and a mapping kept from an earlier batch
-/// when one fits, so that a renderer's batch after batch does not fault the keys in again. Being
-/// one mapping for the whole batch, whatever the threads, it is always one the reserve keeps. The
+/// when one fits, so that a renderer's batch after batch does not fault the keys in again. It is
+/// one mapping for the whole batch whatever the threads (at most about 87 MB, for a block of
+/// 2²⁰ rays in 64 parts), so the reserve can keep it for the next batch. The
 /// copy of the rays is what the coherent order gathers from: the caller's rays lie in ordinary
 /// pages, and reading them in that order costs a page walk a ray (about a tenth of the compact
 /// pass on the W2 rays, Docs/performance.md), where the copy's huge pages stay inside the TLB.
