@@ -126,6 +126,22 @@ import Testing
         #expect(expected.contains { $0 != nil } && expected.contains { $0 == nil })
     }
 
+    /// A batch of more than `HitTester.rayBlock` rays, answered as two blocks one after the other
+    /// (each sorted in two parts on two threads, its answers written from the second block's
+    /// offset on): every answer is the single query's.
+    @Test func batchOfTwoBlocksMatchesSingleQueries() throws {
+        let mesh = HitBatchTests.soup(count: 24, seed: 35)
+        let tester = try HitTester(mesh: mesh, geometry: HitBatchTests.geometry)
+        let rays = HitBatchTests.rays(count: HitTester.rayBlock + 4_099, through: mesh.positions, seed: 36)
+        #expect(HitTester.blockCount(rays.count) == 2)
+        let batch = ParallelLimit.withThreads(2) { tester.firstHits(rays) }
+        #expect(batch.count == rays.count)
+        var wrong = 0
+        for k in rays.indices where batch[k] != tester.firstHit(rays[k]) { wrong += 1 }
+        #expect(wrong == 0)
+        #expect(batch.contains { $0 != nil } && batch.contains { $0 == nil })
+    }
+
     /// `rays` answered as one block by `HitTester.answerBlock`, its coherent order made in `parts`
     /// parts.
     static func answered<Answer: BatchAnswer>(_ rays: [Ray], tester: HitTester, parts: Int) -> [Answer] {
