@@ -4,7 +4,7 @@ import Testing
 @testable import MeshTessellate
 
 // A batch's scratch (`RayBlockScratch`) is memory an earlier batch may have written and handed
-// back: keys, counters and gathered rays left over from a larger batch must not change an answer.
+// back: keys, counters and ray copies left over from a larger batch must not change an answer.
 // Every answer is checked against the brute force over all triangles (`HitBatchTests.bruteFirstHit`).
 
 @Suite struct HitBatchScratchTests {
@@ -15,12 +15,15 @@ import Testing
         // (a kept mapping serves requests down to about half its size).
         let large = HitBatchTests.rays(count: 30_000, through: mesh.positions, seed: 42)
         let small = HitBatchTests.rays(count: 17_001, through: mesh.positions, seed: 43)
-        for rays in [large, small, large] {
-            let batch = ParallelLimit.withThreads(1) { tester.firstHits(rays) }
-            #expect(batch.count == rays.count)
-            var wrong = 0
-            for (k, ray) in rays.enumerated() where batch[k] != HitBatchTests.bruteFirstHit(mesh, ray) { wrong += 1 }
-            #expect(wrong == 0)
+        // On two threads the counters of a second part are left over too.
+        for threads in [1, 2] {
+            for rays in [large, small, large] {
+                let batch = ParallelLimit.withThreads(threads) { tester.firstHits(rays) }
+                #expect(batch.count == rays.count)
+                var wrong = 0
+                for (k, ray) in rays.enumerated() where batch[k] != HitBatchTests.bruteFirstHit(mesh, ray) { wrong += 1 }
+                #expect(wrong == 0)
+            }
         }
     }
 }

@@ -382,19 +382,22 @@ import Testing
         #expect(batch.contains { $0 != nil } && batch.contains { $0 == nil })
     }
 
-    /// A batch answered on one thread (one block) and on two (two blocks, each sorted and answered
-    /// on its own): every answer is the brute force's, whatever the cut and the threads.
-    @Test func batchInBlocksMatchesBruteForceOnAnyThreads() throws {
+    /// A batch answered on one thread and on two (its coherent order made in two parts, its
+    /// sorted rays walked in runs both threads take): every compact answer is the brute force's,
+    /// and every full record the single query's, whatever the threads.
+    @Test func batchMatchesBruteForceOnAnyThreads() throws {
         let mesh = Self.soup(count: 60, seed: 21)
         let tester = try HitTester(mesh: mesh, geometry: Self.geometry)
         let rays = Self.rays(count: 3 * 16_384 + 1_001, through: mesh.positions, seed: 22)
         let expected = rays.map { Self.bruteFirstHit(mesh, $0) }
+        let records = rays.map { tester.intersect($0) }
         for threads in [1, 2] {
             let batch = ParallelLimit.withThreads(threads) { tester.firstHits(rays) }
-            #expect(batch.count == rays.count)
+            let full = ParallelLimit.withThreads(threads) { tester.intersect(rays) }
+            #expect(batch.count == rays.count && full.count == rays.count)
             var wrong = 0
-            for k in rays.indices where batch[k] != expected[k] { wrong += 1 }
-            #expect(wrong == 0)
+            for k in rays.indices where batch[k] != expected[k] || full[k] != records[k] { wrong += 1 }
+            #expect(wrong == 0, "\(threads) threads")
         }
         #expect(expected.contains { $0 != nil } && expected.contains { $0 == nil })
     }

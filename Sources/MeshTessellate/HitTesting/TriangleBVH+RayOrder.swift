@@ -8,13 +8,34 @@ extension TriangleBVH {
     /// Bits of a ray's sort key above its index: the octant of its direction and a 27-bit Morton
     /// code (9 bits an axis) of where it enters the root box.
     static let codeBits = 30
-    /// Bits a radix pass of ``coherentOrder(_:keys:spare:counts:records:)`` sorts: 1,024 counters, 4 KB,
-    /// stay in the L1 cache; three passes cover ``codeBits``.
+    /// Bits a radix pass of ``coherentOrder(_:parts:scratch:alongside:)`` sorts: 1,024 counters,
+    /// 4 KB, stay in the L1 cache; three passes cover ``codeBits``.
     static let digitBits = 10
     static let digitPasses = 3
 
-    /// The counters ``coherentOrder(_:keys:spare:counts:records:)`` needs: every pass's.
+    /// The counters a part of ``coherentOrder(_:parts:scratch:alongside:)`` needs: every pass's.
     static let orderCounts = digitPasses << digitBits
+
+    /// Rays a part of the coherent order takes at least (128 KB of keys): enough to pay for a
+    /// thread hand-off and for the part's 3,072 counters, which every pass sums on one thread.
+    static let orderPartMinimum = 16_384
+    /// Parts the coherent order is cut into at most: the sums of the counters, on one thread, grow
+    /// with the parts (two reads of 1,024 counters a part and pass, ``firstSlots(_:parts:)``),
+    /// and 64 keep them to tens of microseconds.
+    static let orderPartsMaximum = 64
+
+    /// How many parts the coherent order of `count` rays is cut into on `threads` threads: one a
+    /// thread while each keeps ``orderPartMinimum`` rays. The keys are unique (each holds its
+    /// ray's index), so the order is the same whatever the parts.
+    static func orderParts(_ count: Int, threads: Int) -> Int {
+        Swift.max(1, Swift.min(threads, orderPartsMaximum, count / orderPartMinimum))
+    }
+
+    /// Part `part` of `count` items cut into `parts` nearly equal contiguous parts.
+    @inline(__always)
+    static func partRange(_ part: Int, of parts: Int, count: Int) -> Range<Int> {
+        (count * part / parts)..<(count * (part + 1) / parts)
+    }
 
     /// An order of the block `rays` in which neighbours take nearly the same path through the
     /// hierarchy, or `nil` for a block smaller than ``coherentBatchMinimum``: sorted by the octant
@@ -22,18 +43,21 @@ extension TriangleBVH {
     /// (rays that miss it last). Answering a block in this order reads nodes and triangles from
     /// cache instead of from memory; it changes no answer, which never depends on the order.
     ///
-    /// Returns the sorted keys, in `keys` or in `spare` (each room for `rays.count`): a key is
-    /// the ray's code above 32 bits and its index in the block below, so equal codes keep the
-    /// block's order. `counts` has room for ``orderCounts``. The pass that reads the rays for
-    /// their codes also copies ray i to `records[i]` (room for `rays.count`), for the walks to
-    /// gather from. Everything is the caller's memory and the block's own rays, so blocks are
-    /// sorted independently.
+    /// Returns the sorted keys, in `scratch.keys` or in `scratch.spare`: a key is the ray's code
+    /// above 32 bits and its index in the block below, so keys are unique and equal codes keep the
+    /// block's order. The pass that reads the rays for their codes also copies ray i to
+    /// `scratch.records[i]`, for the walks to gather from. The block is cut into `parts` contiguous
+    /// parts (at most `scratch.parts`) that make their keys and run every radix pass on all cores
+    /// (``radixSort(_:spare:count:counts:parts:)``); as the keys are unique, the order is the one
+    /// a single part gives. `alongside` runs on each part's range of the block, on the part's
+    /// thread, after its keys are made: the caller's own work over the same rays (the answers'
+    /// pages) rides on the pass instead of taking one of its own.
     func coherentOrder(
-        _ rays: UnsafeBufferPointer<Ray>, keys: UnsafeMutablePointer<UInt64>, spare: UnsafeMutablePointer<UInt64>,
-        counts: UnsafeMutablePointer<Int32>, records: UnsafeMutablePointer<RayRecord>
+        _ rays: UnsafeBufferPointer<Ray>, parts requested: Int, scratch: RayBlockScratch, alongside: (Range<Int>) -> Void
     ) -> UnsafeMutablePointer<UInt64>? {
         let count = rays.count
         guard count >= TriangleBVH.coherentBatchMinimum, count < Int(Int32.max), let root else { return nil }
+        let parts = Swift.max(1, Swift.min(requested, scratch.parts, count))
         let lo = root.lower, size = root.upper - lo
         let cells = 511.0
         let scale = SIMD3(
@@ -51,61 +75,29 @@ extension TriangleBVH {
             return x
         }
         let missCode: UInt64 = (1 << TriangleBVH.codeBits) - 1
-        for i in 0..<count {
-            let ray = rays[i]
-            (records + i).initialize(to: RayRecord(ray))
-            let o = ray.origin, d = ray.direction
-            let t = root.entry(origin: o, inverse: TriangleBVH.inverse(d), tmin: ray.tmin, tmax: ray.tmax)
-            var code = missCode
-            if t < .infinity {
-                let p = (o + t * d - lo) * scale
-                let octant = (d.x < 0 ? 1 : 0) | (d.y < 0 ? 2 : 0) | (d.z < 0 ? 4 : 0) as UInt64
-                code = octant << 27 | spread(cell(p.x)) | spread(cell(p.y)) << 1 | spread(cell(p.z)) << 2
-            }
-            keys[i] = code << 32 | UInt64(i)
-        }
-        return TriangleBVH.radixSort(keys, spare: spare, count: count, counts: counts)
-    }
-
-    /// Sorts `keys[0..<count]` by their bits 32 and up, least significant digit first (stable, so
-    /// equal codes keep their order), returning where the result lies: `keys` or `spare`. A pass
-    /// whose digit every key shares moves nothing and is skipped.
-    static func radixSort(
-        _ keys: UnsafeMutablePointer<UInt64>, spare: UnsafeMutablePointer<UInt64>, count: Int,
-        counts: UnsafeMutablePointer<Int32>
-    ) -> UnsafeMutablePointer<UInt64> {
-        let radix = 1 << digitBits
-        let mask = UInt64(radix - 1)
-        counts.initialize(repeating: 0, count: digitPasses * radix)
-        // Every pass's counts in one read.
-        for i in 0..<count {
-            let code = keys[i] >> 32
-            for pass in 0..<digitPasses {
-                counts[pass * radix + Int((code >> UInt64(pass * digitBits)) & mask)] += 1
+        let keys = scratch.keys, records = scratch.records, counts = scratch.counts
+        // Each part writes only its own keys, records and counters.
+        parallelChunks(parts, minimumChunk: 1) { chunk in
+            for part in chunk {
+                let range = TriangleBVH.partRange(part, of: parts, count: count)
+                for i in range {
+                    let ray = rays[i]
+                    (records + i).initialize(to: RayRecord(ray))
+                    let o = ray.origin, d = ray.direction
+                    let t = root.entry(origin: o, inverse: TriangleBVH.inverse(d), tmin: ray.tmin, tmax: ray.tmax)
+                    var code = missCode
+                    if t < .infinity {
+                        let p = (o + t * d - lo) * scale
+                        let octant = (d.x < 0 ? 1 : 0) | (d.y < 0 ? 2 : 0) | (d.z < 0 ? 4 : 0) as UInt64
+                        code = octant << 27 | spread(cell(p.x)) | spread(cell(p.y)) << 1 | spread(cell(p.z)) << 2
+                    }
+                    keys[i] = code << 32 | UInt64(i)
+                }
+                TriangleBVH.countDigits(keys, range, into: counts + part * TriangleBVH.orderCounts, passes: 0..<TriangleBVH.digitPasses)
+                alongside(range)
             }
         }
-        var source = keys, target = spare
-        for pass in 0..<digitPasses {
-            let digits = counts + pass * radix
-            let shift = UInt64(32 + pass * digitBits)
-            if digits[Int((source[0] >> shift) & mask)] == Int32(truncatingIfNeeded: count) { continue }
-            // Counts become each digit's first slot.
-            var sum: Int32 = 0
-            for d in 0..<radix {
-                let n = digits[d]
-                digits[d] = sum
-                sum &+= n
-            }
-            for i in 0..<count {
-                let key = source[i]
-                let d = Int((key >> shift) & mask)
-                let slot = Int(digits[d])
-                digits[d] = Int32(truncatingIfNeeded: slot + 1)
-                target[slot] = key
-            }
-            swap(&source, &target)
-        }
-        return source
+        return TriangleBVH.radixSort(keys, spare: scratch.spare, count: count, counts: counts, parts: parts)
     }
 }
 
