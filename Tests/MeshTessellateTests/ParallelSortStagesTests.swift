@@ -4,11 +4,15 @@ import Testing
 
 @testable import MeshTessellate
 
-// The exact order's stages that run on all cores: the candidates' ranking by least depth (a
-// stable radix sort cut into parts), the binning of boxes into grid cells and the crossings of
-// the residual chain (both by bands of rows). Each must give what one pass gives: the stable
-// order computed here by a comparison sort, bins listed cell by cell from their definition, and
-// crossings counted segment by segment, on one thread and on two.
+// The sorts' stages that run on all cores: the candidates' ranking by least depth (a stable radix
+// sort cut into parts), the binning of boxes into grid cells and the crossings of the residual
+// chain (both by bands of rows), the residual chain's two-level counting sort (parts of the
+// triangles, blocks of the vertices) and the depth order's chains, whose tables each part
+// clears in reused scratch memory. Each must give what one pass gives: the stable order computed
+// here by a comparison sort, bins listed cell by cell from their definition, crossings counted
+// segment by segment, R's net counts added run by run, and the stable order of centroid depths,
+// on one thread and on two (and, where the count of parts can be chosen, on as many parts as 16
+// or 64 cores would make).
 
 @Suite struct ParallelSortStagesTests {
     /// The stable ascending order of `keys`, by a comparison sort on (key, index).
@@ -67,12 +71,15 @@ import Testing
             }
         }
         let total = lists.reduce(0) { $0 + $1.count }
-        #expect(total > 2 * ScreenGrid.minimumBandEntries, "enough entries for two bands")
-        for threads in [1, 2] {
+        #expect(count >= 2 * ScreenGrid.minimumBandItems, "enough items for two bands")
+        // On one thread and two, and in as many bands as 3, 16 and 64 cores would make.
+        for (threads, bands) in [(1, nil), (2, nil), (2, 3), (2, 16), (2, 64)] as [(Int, Int?)] {
             let bins = try #require(
                 ParallelLimit.withThreads(threads) {
                     cells.withUnsafeBufferPointer { c in
-                        order.withUnsafeBufferPointer { o in grid.bin(cells: c, entryLimit: 1 << 30, withColumns: true, order: o) }
+                        order.withUnsafeBufferPointer { o in
+                            grid.bin(cells: c, entryLimit: 1 << 30, withColumns: true, order: o, bands: bands)
+                        }
                     }
                 })
             #expect(bins.members.count == total && bins.start.count == lists.count + 1)
@@ -81,15 +88,23 @@ import Testing
                 let range = Int(bins.start[cell])..<Int(bins.start[cell + 1])
                 if Array(bins.members[range]) != list || Array(bins.columns[range]) != listColumns[cell] { same = false }
             }
-            #expect(same, "\(threads) threads")
+            #expect(same, "\(threads) threads, \(bands ?? 0) bands")
             // Without an order: ascending items in every cell.
-            let plain = try #require(ParallelLimit.withThreads(threads) { grid.bin(cells: cells, entryLimit: 1 << 30) })
+            let plain = try #require(
+                ParallelLimit.withThreads(threads) {
+                    cells.withUnsafeBufferPointer { grid.bin(cells: $0, entryLimit: 1 << 30, bands: bands) }
+                })
             var ascending = true
             for cell in 0..<lists.count {
                 let members = plain.members[Int(plain.start[cell])..<Int(plain.start[cell + 1])]
                 if Array(members) != lists[cell].sorted() { ascending = false }
             }
-            #expect(ascending && plain.columns.isEmpty, "\(threads) threads")
+            #expect(ascending && plain.columns.isEmpty, "\(threads) threads, \(bands ?? 0) bands")
+            // The entry limit is on the total over the bands: one entry fewer gives none.
+            let limited = ParallelLimit.withThreads(threads) {
+                cells.withUnsafeBufferPointer { grid.bin(cells: $0, entryLimit: total - 1, bands: bands) }
+            }
+            #expect(limited == nil, "\(threads) threads, \(bands ?? 0) bands")
         }
     }
 
@@ -133,6 +148,82 @@ import Testing
                 }
             }
             #expect(winding == expected, "\(threads) threads")
+        }
+    }
+
+    /// The net count of every edge over the counterclockwise runs of the triangles (reversed
+    /// where the sign is negative, none where it is 0), +1 a run from the smaller end: R, added
+    /// run by run.
+    static func netCounts(_ triangles: [SIMD3<Int32>], _ signs: [Int8]) -> [SIMD2<Int32>: Int32] {
+        var net: [SIMD2<Int32>: Int32] = [:]
+        for (t, v) in triangles.enumerated() where signs[t] != 0 {
+            let runs = signs[t] > 0 ? [(v.x, v.y), (v.y, v.z), (v.z, v.x)] : [(v.y, v.x), (v.z, v.y), (v.x, v.z)]
+            for (a, b) in runs where a != b { net[SIMD2(min(a, b), max(a, b)), default: 0] += a < b ? 1 : -1 }
+        }
+        return net.filter { $0.value != 0 }
+    }
+
+    @Test func theResidualChainIsTheSameInAnyNumberOfPartsAndBlocks() throws {
+        // A grid of quads listed row by row (either diagonal), with folds (sign flips) and edge-on
+        // triangles, over vertices numbered at random, so every block of vertices holds buckets
+        // of every part; and 300,000 vertices no triangle uses after them (blocks with no run).
+        var random = TessSupport.Random(seed: 0x29_05)
+        let (columns, rows) = (160, 120)
+        let used = (columns + 1) * (rows + 1)
+        var number = (0..<Int32(used)).map { $0 }
+        for i in stride(from: used - 1, to: 0, by: -1) { number.swapAt(i, Int(random.next() % UInt64(i + 1))) }
+        var triangles: [SIMD3<Int32>] = []
+        for j in 0..<rows {
+            for i in 0..<columns {
+                let p = number[j * (columns + 1) + i], q = number[j * (columns + 1) + i + 1]
+                let s = number[(j + 1) * (columns + 1) + i], r = number[(j + 1) * (columns + 1) + i + 1]
+                triangles += random.next() % 2 == 0 ? [SIMD3(p, q, r), SIMD3(p, r, s)] : [SIMD3(p, q, s), SIMD3(q, r, s)]
+            }
+        }
+        var signs: [Int8] = []
+        var current: Int8 = 1
+        for _ in triangles.indices {
+            if random.next() % 50 == 0 { current = -current }
+            signs.append(random.next() % 100 == 0 ? 0 : current)
+        }
+        let vertexCount = used + 300_000
+        #expect(vertexCount >> OverlapCandidates.residualBlockShift(vertexCount: vertexCount) >= 16, "many blocks")
+        let expected = Self.netCounts(triangles, signs)
+        #expect(expected.count > 5_000)
+        var onePart: [SIMD3<Int32>] = []
+        for parts in [1, 2, 3, 16, 64] {
+            let chain = try #require(
+                triangles.withUnsafeBufferPointer { t in
+                    signs.withUnsafeBufferPointer { g in
+                        OverlapCandidates.residualChain(vertexCount: vertexCount, triangles: t, signs: GivenSigns(signs: g), parts: parts)
+                    }
+                })
+            var found: [SIMD2<Int32>: Int32] = [:]
+            for e in chain { found[SIMD2(e.a, e.b)] = e.weight }
+            #expect(found == expected && found.count == chain.count, "\(parts) parts")
+            // The same edges in the same order as in one part.
+            let listed = chain.map { SIMD3($0.a, $0.b, $0.weight) }
+            if parts == 1 { onePart = listed } else { #expect(listed == onePart, "\(parts) parts") }
+        }
+    }
+
+    @Test func theDepthOrderIsTheStableOrderAfterSortsThatLeftOtherChains() throws {
+        // Sorts one after another in one process take the scratch the one before handed back, its
+        // chains' tables as that sort left them: each part must clear its own. A first soup of
+        // many depths, then a second of a few repeated ones (long chains in few buckets), each
+        // against the comparison sort, on one thread and on two.
+        var random = TessSupport.Random(seed: 0x29_06)
+        let n = 3 * CentroidDepthSort.minimumCount
+        let spread = DepthOrderTests.soup((0..<n).map { _ in (random.uniform(0...1), random.uniform(0...1), random.uniform(0...1)) })
+        let few = DepthOrderTests.soup(
+            (0..<n).map { i in (Double(i % 37) / 37, Double(i % 37) / 37, random.uniform(0...0.001)) })
+        for threads in [2, 1, 2] {
+            for mesh in [spread, few, spread] {
+                let order = try ParallelLimit.withThreads(threads) {
+                    try PainterSorter.depthOrder(mesh: mesh, geometry: DepthOrderTests.flat)
+                }
+                #expect(order == DepthOrderTests.reference(mesh, geometry: DepthOrderTests.flat), "\(threads) threads")
+            }
         }
     }
 }

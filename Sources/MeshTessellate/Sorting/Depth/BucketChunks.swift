@@ -20,14 +20,30 @@ struct BucketChunks {
     let radix: Int
     /// The first chunk of each part's region (and, last, the chunk count of all regions).
     let regionStart: [Int]
-    /// Per part and bucket (`part × radix + bucket`): the first chunk of the chain, 0 for none.
-    var head: [Int32]
-    /// Per part and bucket: the slot the next item goes to, 0 before the first chunk.
-    var cursor: [Int]
-    /// Per part and bucket: the chunks of the chain.
-    var chunks: [Int32]
-    /// Per chunk: the next chunk of its chain (read only for chunks that are not a chain's last).
-    var next: [Int32]
+
+    /// The chains' tables, in the sort's scratch memory (`tables(in:at:)`): nothing in them need
+    /// read as zero beforehand, since each part clears its own rows as its key pass starts (on
+    /// its own core), and a chunk's `next` is written before it is read. As fresh arrays cleared
+    /// on the calling thread they grew with the parts (16 bytes a part and bucket) and were
+    /// faulted in on every sort.
+    struct Tables {
+        /// Per part and bucket (`part × radix + bucket`): the first chunk of the chain, 0 for none.
+        let head: UnsafeMutablePointer<Int32>
+        /// Per part and bucket: the slot the next item goes to, 0 before the first chunk.
+        let cursor: UnsafeMutablePointer<Int>
+        /// Per part and bucket: the chunks of the chain.
+        let chunks: UnsafeMutablePointer<Int32>
+        /// Per chunk: the next chunk of its chain (read only for chunks that are not a chain's last).
+        let next: UnsafeMutablePointer<Int32>
+    }
+
+    /// Where each table lies in a scratch layout (`reserveTables(in:)`).
+    struct TableOffsets {
+        let head: Int
+        let cursor: Int
+        let chunks: Int
+        let next: Int
+    }
 
     /// Items in a chunk at most 2^`largestShift` (64 items, 1 KiB): the key pass writes into the
     /// last chunk of every bucket its triangles reach at once, and chunks are handed out one after
@@ -58,49 +74,84 @@ struct BucketChunks {
             starts.append(starts[p] + ((c + (1 << shift) - 1) >> shift) + radix)
         }
         regionStart = starts
-        head = [Int32](repeating: 0, count: parts * radix)
-        cursor = [Int](repeating: 0, count: parts * radix)
-        chunks = [Int32](repeating: 0, count: parts * radix)
-        next = [Int32](repeating: 0, count: starts[parts])
+    }
+
+    /// Reserves the chains' tables in `layout`.
+    func reserveTables(in layout: inout SortScratch.Layout) -> TableOffsets {
+        TableOffsets(
+            head: layout.reserve(Int32.self, count: parts * radix), cursor: layout.reserve(Int.self, count: parts * radix),
+            chunks: layout.reserve(Int32.self, count: parts * radix), next: layout.reserve(Int32.self, count: regionStart[parts]))
+    }
+
+    /// The chains' tables at `offsets` in `scratch` (which must outlive their use), not cleared.
+    func tables(in scratch: SortScratch, at offsets: TableOffsets) -> Tables {
+        Tables(
+            head: scratch.pointer(to: Int32.self, count: parts * radix, at: offsets.head),
+            cursor: scratch.pointer(to: Int.self, count: parts * radix, at: offsets.cursor),
+            chunks: scratch.pointer(to: Int32.self, count: parts * radix, at: offsets.chunks),
+            next: scratch.pointer(to: Int32.self, count: regionStart[parts], at: offsets.next))
     }
 
     /// Item slots of all regions (the items' scratch must hold this many).
     var slotCount: Int { regionStart[parts] << chunkShift }
 
     /// The items of part `p`'s chain of bucket `d` (`index = p × radix + d`).
-    func itemCount(at index: Int) -> Int {
-        let k = Int(chunks[index])
-        return k == 0 ? 0 : ((k - 1) << chunkShift) + ((cursor[index] - 1) & ((1 << chunkShift) - 1)) + 1
+    @inline(__always)
+    func itemCount(at index: Int, in tables: Tables) -> Int {
+        let k = Int(tables.chunks[index])
+        return k == 0 ? 0 : ((k - 1) << chunkShift) + ((tables.cursor[index] - 1) & ((1 << chunkShift) - 1)) + 1
     }
 
-    /// Each bucket's first place in the order (`radix + 1` of them, the last the item count).
-    func bucketStarts() -> [Int] {
+    /// Each bucket's first place in the order (`radix + 1` of them, the last the item count): the
+    /// buckets' sizes (a sum over the parts each) on all cores, then their running sum, a few
+    /// thousand adds, on one thread. The sum over every part and bucket on one thread grew with
+    /// the parts.
+    func bucketStarts(in tables: Tables) -> [Int] {
         var start = [Int](repeating: 0, count: radix + 1)
+        start.withUnsafeMutableBufferPointer { start in
+            guard let base = start.baseAddress else { return }
+            let sizes = SharedMutableBuffer(base: base)
+            parallelChunks(radix, minimumChunk: Self.bucketsSizedTogether) { buckets in
+                for d in buckets {
+                    var size = 0
+                    for p in 0..<parts { size += itemCount(at: p * radix + d, in: tables) }
+                    sizes.base[d] = size
+                }
+            }
+        }
         var sum = 0
         for d in 0..<radix {
+            let size = start[d]
             start[d] = sum
-            for p in 0..<parts { sum += itemCount(at: p * radix + d) }
+            sum += size
         }
         start[radix] = sum
         return start
     }
 
+    /// Buckets a core sizes at least in `bucketStarts`: a few parts' counters each, so a few
+    /// hundred buckets are a few microseconds of work.
+    static let bucketsSizedTogether = 256
+
     /// Copies bucket `d`'s items, chains in part order, to `out`.
     @inline(__always)
-    func gather(bucket d: Int, from items: UnsafePointer<CentroidDepthSort.Item>, into out: UnsafeMutablePointer<CentroidDepthSort.Item>) {
+    func gather(
+        bucket d: Int, in tables: Tables, from items: UnsafePointer<CentroidDepthSort.Item>,
+        into out: UnsafeMutablePointer<CentroidDepthSort.Item>
+    ) {
         let size = 1 << chunkShift
         var o = out
         for p in 0..<parts {
             let index = p * radix + d
-            let count = itemCount(at: index)
+            let count = itemCount(at: index, in: tables)
             guard count > 0 else { continue }
-            var chunk = Int(head[index])
+            var chunk = Int(tables.head[index])
             var left = count
             while left > size {
                 o.update(from: items + (chunk << chunkShift), count: size)
                 o += size
                 left -= size
-                chunk = Int(next[chunk])
+                chunk = Int(tables.next[chunk])
             }
             o.update(from: items + (chunk << chunkShift), count: left)
             o += left

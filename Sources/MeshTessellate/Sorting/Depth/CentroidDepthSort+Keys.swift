@@ -20,51 +20,33 @@ extension CentroidDepthSort {
     /// (which are left out).
     static func scatteredKeys(
         triangles: UnsafeBufferPointer<SIMD3<Int32>>, z: UnsafeBufferPointer<Double>, vertexCount: Int,
-        into items: UnsafeMutableBufferPointer<Item>, buckets: inout BucketChunks, lo: Double, scale: Double, maxCode: Double
+        into items: UnsafeMutableBufferPointer<Item>, buckets: BucketChunks, tables: BucketChunks.Tables, lo: Double, scale: Double,
+        maxCode: Double
     ) -> (nan: Int, bad: Int) {
         let n = triangles.count
         let radix = buckets.radix
-        let parts = buckets.parts, shift = buckets.chunkShift
+        let parts = buckets.parts
         let regionStart = buckets.regionStart
-        // Per part: NaN keys and triangles with a bad index.
-        var flags = [Int](repeating: 0, count: parts * 2)
         // Indices are Int32, so clamping keeps every bounds check right.
         let vertices = UInt32(clamping: vertexCount)
-        buckets.head.withUnsafeMutableBufferPointer { hb in
-            buckets.cursor.withUnsafeMutableBufferPointer { cb in
-                buckets.chunks.withUnsafeMutableBufferPointer { kb in
-                    buckets.next.withUnsafeMutableBufferPointer { nb in
-                        flags.withUnsafeMutableBufferPointer { fb in
-                            guard let hBase = hb.baseAddress, let cBase = cb.baseAddress, let kBase = kb.baseAddress,
-                                let nBase = nb.baseAddress, let fBase = fb.baseAddress, let zBase = z.baseAddress,
-                                let tBase = triangles.baseAddress, let iBase = items.baseAddress
-                            else { return }
-                            let chains = UncheckedSendable(
-                                Chains(head: hBase, cursor: cBase, chunks: kBase, next: nBase, items: iBase, shift: shift))
-                            let f = SharedMutableBuffer(base: fBase)
-                            let zs = UncheckedSendable(zBase), ts = UncheckedSendable(tBase)
-                            parallelChunks(parts, minimumChunk: 1) { chunk in
-                                for p in chunk {
-                                    // Each part writes only its own chains and its own region of chunks.
-                                    let (nan, bad) = scatterKeys(
-                                        triangles: ts.value, z: zs.value, vertexCount: vertices,
-                                        range: partRange(p, of: n, parts: parts), into: chains.value.part(p, radix: radix),
-                                        firstChunk: regionStart[p], lo: lo, scale: scale, maxCode: maxCode)
-                                    f.base[2 * p] = nan
-                                    f.base[2 * p + 1] = bad
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+        guard let zBase = z.baseAddress, let tBase = triangles.baseAddress, let iBase = items.baseAddress else { return (0, 0) }
+        let chains = UncheckedSendable(
+            Chains(
+                head: tables.head, cursor: tables.cursor, chunks: tables.chunks, next: tables.next, items: iBase,
+                shift: buckets.chunkShift))
+        let zs = UncheckedSendable(zBase), ts = UncheckedSendable(tBase)
+        // Per part: NaN keys and triangles with a bad index.
+        let flags = parallelParts(parts) { p -> (nan: Int, bad: Int) in
+            // Each part clears and writes only its own chains and its own region of chunks.
+            let own = chains.value.part(p, radix: radix)
+            own.head.initialize(repeating: 0, count: radix)
+            own.cursor.initialize(repeating: 0, count: radix)
+            own.chunks.initialize(repeating: 0, count: radix)
+            return scatterKeys(
+                triangles: ts.value, z: zs.value, vertexCount: vertices, range: partRange(p, of: n, parts: parts), into: own,
+                firstChunk: regionStart[p], lo: lo, scale: scale, maxCode: maxCode)
         }
-        var nanCount = 0, badCount = 0
-        for p in 0..<parts {
-            nanCount += flags[2 * p]
-            badCount += flags[2 * p + 1]
-        }
-        return (nanCount, badCount)
+        return flags.reduce((0, 0)) { ($0.0 + $1.nan, $0.1 + $1.bad) }
     }
 
     /// Pointers to one part's chains (or, before `part`, to all of them).

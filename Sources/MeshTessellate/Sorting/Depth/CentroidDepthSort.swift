@@ -97,13 +97,15 @@ enum CentroidDepthSort {
         // order, so any number of parts gives the same order.
         let parts = Swift.max(1, Swift.min(ProcessInfoCores.count, maximumParts, n / minimumPart))
         let top = topBits(count: n)
-        var buckets = BucketChunks(count: n, parts: parts, topBits: top)
-        // One scratch for the items' chunks and, after them, the vertex depths (read until the key
-        // pass ends).
+        let buckets = BucketChunks(count: n, parts: parts, topBits: top)
+        // One scratch for the items' chunks, the vertex depths (read until the key pass ends) and
+        // the chains' tables.
         var layout = SortScratch.Layout()
         let itemsOffset = layout.reserve(Item.self, count: buckets.slotCount)
         let zOffset = layout.reserve(Double.self, count: vertexCount)
+        let tablesOffsets = buckets.reserveTables(in: &layout)
         let scratch = SortScratch(bytes: layout.bytes)
+        let tables = buckets.tables(in: scratch, at: tablesOffsets)
         let zBuffer = scratch.buffer(of: Double.self, count: vertexCount, at: zOffset)
         // The depth range; keys outside it (by rounding) are clamped. An infinite depth leaves no
         // scale, and the plain sort takes over.
@@ -114,11 +116,11 @@ enum CentroidDepthSort {
 
         let items = scratch.buffer(of: Item.self, count: buckets.slotCount, at: itemsOffset)
         let counted = scatteredKeys(
-            triangles: triangles, z: z, vertexCount: vertexCount, into: items, buckets: &buckets, lo: lo, scale: scale,
+            triangles: triangles, z: z, vertexCount: vertexCount, into: items, buckets: buckets, tables: tables, lo: lo, scale: scale,
             maxCode: maxCode(topBits: top))
         if counted.bad > 0 { return .indexOutOfRange }
         if counted.nan > 0 { return .nanKey }
-        let order = sortedBuckets(UnsafeBufferPointer(items), buckets: buckets, parts: parts)
+        let order = sortedBuckets(UnsafeBufferPointer(items), buckets: buckets, tables: tables, parts: parts)
         withExtendedLifetime(scratch) {}
         return .sorted(order)
     }
@@ -129,8 +131,9 @@ enum CentroidDepthSort {
 
     /// The triangle indices of the items in `buckets`' chains, each bucket gathered into a buffer
     /// of its own and sorted by `BucketSorter`; buckets split among the parts by item count.
-    static func sortedBuckets(_ items: UnsafeBufferPointer<Item>, buckets: BucketChunks, parts: Int) -> [Int32] {
-        let start = buckets.bucketStarts()
+    static func sortedBuckets(_ items: UnsafeBufferPointer<Item>, buckets: BucketChunks, tables: BucketChunks.Tables, parts: Int) -> [Int32]
+    {
+        let start = buckets.bucketStarts(in: tables)
         let n = start[start.count - 1]
         return [Int32](unsafeUninitializedCapacity: n) { buffer, initialized in
             adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
@@ -148,7 +151,7 @@ enum CentroidDepthSort {
                         for d in groups[g]..<groups[g + 1] {
                             let b = start[d], e = start[d + 1]
                             guard e > b else { continue }
-                            buckets.gather(bucket: d, from: its.value, into: bBase)
+                            buckets.gather(bucket: d, in: tables, from: its.value, into: bBase)
                             local.sort(UnsafeMutableBufferPointer(start: bBase, count: e - b), into: out.base + b)
                         }
                     }

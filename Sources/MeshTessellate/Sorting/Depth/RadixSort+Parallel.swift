@@ -3,8 +3,12 @@ import SurfaceKit
 /// The stable radix sort of 32-bit keys on all cores: the exact order's ranking of its candidates
 /// by least depth, which ran on one core while the passes around it ran on all.
 extension RadixSort {
-    /// Keys a part takes at least: below this, waking a thread costs more than the part's work.
-    static let minimumParallelPart = 32_768
+    /// Keys a part takes at least: below this, waking a thread costs more than the part's work
+    /// (W3's 175,000 candidates make 21 parts, so 16 cores all take one; 32,768 made 5).
+    static let minimumParallelPart = 8_192
+    /// Digits a core takes at least when the parts' cursors are made: each digit is a sum over
+    /// the parts.
+    static let cursorDigitsTogether = 256
 
     /// The stable ascending permutation of `keys` (`stableOrder(bits:)`'s result, which is the only
     /// stable order there is, so it does not depend on how the work is cut), in parts on all cores.
@@ -42,13 +46,38 @@ extension RadixSort {
             let first = Int((bits[0] >> shift) & mask)
             if counts.reduce(0, { $0 + $1[first] }) == n { continue }
             // Part p's first slot for digit d: the keys of smaller digits, then those of digit d
-            // in the parts before p.
+            // in the parts before p. Each digit's total over the parts, and then each part's
+            // cursors from the digits' running sums, on all cores; the running sum of the
+            // 2,048 totals on one thread (a sum over every part and digit there grew with the
+            // parts).
             var cursors = [Int](repeating: 0, count: parts * radix)
-            var sum = 0
-            for d in 0..<radix {
-                for p in 0..<parts {
-                    cursors[p * radix + d] = sum
-                    sum += counts[p][d]
+            var digitStart = [Int](repeating: 0, count: radix)
+            cursors.withUnsafeMutableBufferPointer { cur in
+                digitStart.withUnsafeMutableBufferPointer { first in
+                    guard let cBase = cur.baseAddress, let fBase = first.baseAddress else { return }
+                    let cursor = SharedMutableBuffer(base: cBase), firsts = SharedMutableBuffer(base: fBase)
+                    parallelChunks(radix, minimumChunk: cursorDigitsTogether) { digits in
+                        for d in digits {
+                            var total = 0
+                            for p in 0..<parts { total += counts[p][d] }
+                            firsts.base[d] = total
+                        }
+                    }
+                    var sum = 0
+                    for d in 0..<radix {
+                        let total = firsts.base[d]
+                        firsts.base[d] = sum
+                        sum += total
+                    }
+                    parallelChunks(radix, minimumChunk: cursorDigitsTogether) { digits in
+                        for d in digits {
+                            var slot = firsts.base[d]
+                            for p in 0..<parts {
+                                cursor.base[p * radix + d] = slot
+                                slot += counts[p][d]
+                            }
+                        }
+                    }
                 }
             }
             bits.withUnsafeBufferPointer { src in

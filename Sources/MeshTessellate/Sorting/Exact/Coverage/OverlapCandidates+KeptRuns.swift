@@ -1,3 +1,5 @@
+import SurfaceKit
+
 extension OverlapCandidates {
     /// The runs a → b of the triangles with area (counterclockwise on screen: as listed when the
     /// sign is positive, reversed otherwise) that R's counting sort has to see: all of them less
@@ -183,8 +185,8 @@ extension OverlapCandidates {
             }
             return false
         }
-        var votes: [Int: Int] = [:]
-        for s in 0..<samples {
+        // The distance at which sample s first finds a reverse, if it does.
+        func distance(_ s: Int) -> Int? {
             let p = (pairCount - 1) * s / samples
             var reverses: [UInt64] = []
             _ = anyRun(p) { code in
@@ -192,12 +194,15 @@ extension OverlapCandidates {
                 return false
             }
             let farthest = Swift.min(reach, pairCount - 1 - p)
-            guard farthest >= 2 else { continue }
-            for d in 2...farthest where anyRun(p + d, { reverses.contains($0) }) {
-                votes[d, default: 0] += 1
-                break
-            }
+            guard farthest >= 2 else { return nil }
+            return (2...farthest).first { d in anyRun(p + d, { reverses.contains($0) }) }
         }
+        // On all cores where the samples' pairs lie apart (each sign is then asked for, and
+        // made, by one sample only), the votes counted after in sample order.
+        let apart = (pairCount - 1) / samples > reach + 2
+        let distances = apart ? parallelParts(samples, distance) : (0..<samples).map(distance)
+        var votes: [Int: Int] = [:]
+        for d in distances.compactMap({ $0 }) { votes[d, default: 0] += 1 }
         guard let best = votes.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }),
             best.value * 4 >= samples
         else { return 0 }

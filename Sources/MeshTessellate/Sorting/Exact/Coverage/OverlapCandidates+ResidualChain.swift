@@ -8,12 +8,12 @@ extension OverlapCandidates {
     /// other end. nil when there are too many edges for the codes. R holds no edge from a vertex to
     /// itself.
     ///
-    /// On all cores, as a parallel counting sort: each part of the triangles finds and counts its
-    /// runs per bucket on its own, the offsets then give each part its own stretch of every
-    /// bucket, each part fills its stretches, and the buckets are settled by ranges of vertices.
-    /// A bucket's codes add up to the same net counts however the triangles are cut (which runs
-    /// cancel early, and the order in the bucket, may differ; the bucket is sorted), so R is the
-    /// same on any number of cores.
+    /// On all cores, as a parallel counting sort in two levels: each part of the triangles finds
+    /// its runs and moves them into blocks of vertices, and each block is sorted by bucket and
+    /// settled on its own (see `residualChain(vertexCount:triangles:signs:parts:)`). A bucket's
+    /// codes add up to the same net counts however the triangles are cut (which runs cancel
+    /// early, and the order in the bucket, may differ; the bucket is sorted), so R is the same on
+    /// any number of cores.
     static func residualChain(
         vertexCount: Int, triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: UnsafeBufferPointer<Int8>
     ) -> [(a: Int32, b: Int32, weight: Int32)]? {
@@ -55,91 +55,162 @@ extension OverlapCandidates {
     static func residualChain<Signs: TriangleSigns>(
         vertexCount: Int, triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: Signs
     ) -> [(a: Int32, b: Int32, weight: Int32)]? {
+        let cores = ProcessInfoCores.count
+        let parts = cores > 1 && triangles.count >= SortParallelism.minimumChunk ? Swift.min(cores, maximumRunParts) : 1
+        return residualChain(vertexCount: vertexCount, triangles: triangles, signs: signs, parts: parts)
+    }
+
+    /// `residualChain(vertexCount:triangles:signs:)` with the triangles cut into `parts` parts
+    /// (at least 1), whatever the cores: R is the same for any number of parts.
+    ///
+    /// A two-level counting sort whose memory does not grow with the parts: each part keeps its
+    /// runs and counts them per block of vertices (`residualBlockShift`: a few hundred blocks);
+    /// the sums of those counts (blocks × parts, a few thousand) give each part its stretch of
+    /// every block, each part moves its runs there, and then each block, on its own core, sorts
+    /// its runs by bucket with counters for its own vertices alone (in the L1 cache) and settles
+    /// its buckets. A counter per vertex for every part, summed on one thread, grew with the
+    /// cores (2.5 MB a part on W3, and a sum over all of them).
+    static func residualChain<Signs: TriangleSigns>(
+        vertexCount: Int, triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: Signs, parts requested: Int
+    ) -> [(a: Int32, b: Int32, weight: Int32)]? {
         let n = triangles.count
         guard 3 * n < Int(Int32.max), vertexCount < Int(Int32.max) / 2 else { return nil }
-        let cores = ProcessInfoCores.count
-        // Each part has offsets for every vertex: not for a mesh with far more vertices than
-        // triangles use (unused ones cost memory on every part).
-        let parts = cores > 1 && n >= SortParallelism.minimumChunk && vertexCount <= 4 * n ? cores : 1
+        let parts = Swift.max(1, Swift.min(requested, (n + 1) / 2))
         // Part p's pairs of triangles (2k and 2k + 1), and where its kept runs go (room for all its runs).
         let pairCount = (n + 1) / 2
         @inline(__always) func pairs(_ p: Int) -> Range<Int> { pairCount * p / parts..<pairCount * (p + 1) / parts }
         @inline(__always) func room(_ p: Int) -> Int { 6 * pairs(p).count }
         let stride = neighbourStride(triangles: triangles, signs: signs)
-        // Each part's offsets (bucket v's count, then the end of its stretch of bucket v), the
-        // codes, and each part's kept runs in one mapping (huge pages; see `SortScratch`), the
-        // codes' and runs' room sized for every run (pages past the runs kept are never touched).
+        // Blocks of 2^shift vertices; block k holds the buckets of vertices k << shift up to the
+        // next block's first.
+        let shift = residualBlockShift(vertexCount: vertexCount)
+        let blocks = Swift.max(1, (vertexCount + (1 << shift) - 1) >> shift)
+        // Each part's kept runs, the runs by block, the codes by bucket and the blocks' counters
+        // in one mapping (huge pages; see `SortScratch`), sized for every run (pages past the runs
+        // kept are never touched). Nothing need read as zero: each block clears its own counters
+        // (on its own core), and the rest is written before it is read.
         var layout = SortScratch.Layout()
-        let offsetsAt = (0..<parts).map { _ in layout.reserve(Int32.self, count: vertexCount + 1) }
-        let codesAt = layout.reserve(UInt32.self, count: 3 * n)
         let keptAt = (0..<parts).map { layout.reserve(UInt64.self, count: room($0)) }
-        // Nothing need read as zero: each part clears its own offsets below (on its own core; a
-        // clear of every part's offsets on the calling thread grew with the cores), and the codes
-        // and runs are written before they are read.
+        let byBlockAt = layout.reserve(UInt64.self, count: 3 * n)
+        let codesAt = layout.reserve(UInt32.self, count: 3 * n)
+        let countersAt = layout.reserve(Int32.self, count: blocks * ((1 << shift) + 1))
         let scratch = SortScratch(bytes: layout.bytes)
         defer { withExtendedLifetime(scratch) {} }
-        let offsets = offsetsAt.map { scratch.buffer(of: Int32.self, count: vertexCount + 1, at: $0) }
-        let codes = scratch.buffer(of: UInt32.self, count: 3 * n, at: codesAt)
         let keptRoom = (0..<parts).map { scratch.buffer(of: UInt64.self, count: room($0), at: keptAt[$0]) }
-        // The runs kept, counted. Wrapping adds: a count is at most 3n, below Int32.max (checked above).
-        let keptCounts = parallelParts(parts) { p in
-            let count = keptRuns(triangles: triangles, signs: signs, pairs: pairs(p), stride: stride, into: keptRoom[p])
-            let counts = offsets[p]
-            counts.initialize(repeating: 0)
-            for code in keptRoom[p][0..<count] {
-                counts[bucket(Int32(truncatingIfNeeded: code >> 32), Int32(truncatingIfNeeded: code))] &+= 1
+        let byBlock = scratch.buffer(of: UInt64.self, count: 3 * n, at: byBlockAt)
+        let codes = scratch.buffer(of: UInt32.self, count: 3 * n, at: codesAt)
+        let counters = scratch.buffer(of: Int32.self, count: blocks * ((1 << shift) + 1), at: countersAt)
+        // The runs kept, and each part's count of them in every block (part p's at p × blocks).
+        // Wrapping adds: a count is at most 3n, below Int32.max (checked above).
+        var stretch = [Int32](repeating: 0, count: parts * blocks)
+        let keptCounts = stretch.withUnsafeMutableBufferPointer { stretch in
+            parallelParts(parts) { p in
+                let count = keptRuns(triangles: triangles, signs: signs, pairs: pairs(p), stride: stride, into: keptRoom[p])
+                let counts = UnsafeMutableBufferPointer(rebasing: stretch[p * blocks..<(p + 1) * blocks])
+                for code in keptRoom[p][0..<count] {
+                    counts[bucket(Int32(truncatingIfNeeded: code >> 32), Int32(truncatingIfNeeded: code)) >> shift] &+= 1
+                }
+                return count
             }
-            return count
         }
-        // Bucket v is codes[offsets[0][v]..<offsets[0][v + 1]] once filled, part p's stretch of it
-        // ending at offsets[p][v] (filled downward from there).
+        // Block k is byBlock[blockStart[k]..<blockStart[k + 1]], part p's stretch of it starting
+        // at stretch[p × blocks + k]: blocks × parts sums, on one thread.
+        var blockStart = [Int](repeating: 0, count: blocks + 1)
         var sum: Int32 = 0
-        if parts == 1 {
-            let counts = offsets[0]
-            for v in 0..<vertexCount {
-                sum &+= counts[v]
-                counts[v] = sum
+        for k in 0..<blocks {
+            blockStart[k] = Int(sum)
+            for p in 0..<parts {
+                let count = stretch[p * blocks + k]
+                stretch[p * blocks + k] = sum
+                sum &+= count
             }
-        } else {
-            for v in 0..<vertexCount {
-                for p in 0..<parts {
-                    sum &+= offsets[p][v]
-                    offsets[p][v] = sum
+        }
+        blockStart[blocks] = Int(sum)
+        // Each part moves its runs to its stretches, in its own cursors.
+        stretch.withUnsafeMutableBufferPointer { stretch in
+            guard let cursorBase = stretch.baseAddress else { return }
+            let cursors = SharedMutableBuffer(base: cursorBase)
+            parallelChunks(parts, minimumChunk: 1) { chunk in
+                for p in chunk {
+                    let cursor = cursors.base + p * blocks
+                    for code in keptRoom[p][0..<keptCounts[p]] {
+                        let k = bucket(Int32(truncatingIfNeeded: code >> 32), Int32(truncatingIfNeeded: code)) >> shift
+                        let slot = cursor[k]
+                        cursor[k] = slot &+ 1
+                        byBlock[Int(slot)] = code
+                    }
                 }
             }
         }
-        offsets[0][vertexCount] = sum
-        // Fills. Indices are in 0..<vertexCount and slots below 3n (both below Int32.max), so the
-        // arithmetic is written without overflow checks. A code is 2 × the other end, + 1 when
-        // the run goes from the smaller end to the larger.
-        parallelChunks(parts, minimumChunk: 1) { chunk in
-            for p in chunk {
-                let ends = offsets[p]
-                for code in keptRoom[p][0..<keptCounts[p]] {
-                    let a = Int32(truncatingIfNeeded: code >> 32), b = Int32(truncatingIfNeeded: code)
-                    let home = bucket(a, b), other = UInt32(truncatingIfNeeded: a ^ b ^ Int32(truncatingIfNeeded: home))
-                    let next = ends[home] &- 1
-                    ends[home] = next
-                    codes[Int(next)] = other &<< 1 | (a < b ? 1 : 0)
-                }
-            }
+        // Each block sorted by bucket and settled on its own, the blocks' edges joined in order.
+        let found = parallelParts(blocks) { k -> [(a: Int32, b: Int32, weight: Int32)] in
+            let runs = blockStart[k]..<blockStart[k + 1]
+            guard !runs.isEmpty else { return [] }
+            let first = k << shift, vertices = first..<Swift.min(vertexCount, (k + 1) << shift)
+            let starts = UnsafeMutableBufferPointer(
+                rebasing: counters[k * ((1 << shift) + 1)..<k * ((1 << shift) + 1) + vertices.count + 1])
+            sortByBucket(byBlock, runs: runs, firstVertex: first, starts: starts, into: codes)
+            return settle(vertices, starts: UnsafeBufferPointer(starts), codes: codes)
         }
-        // Settles the buckets by ranges of vertices, joined in order.
-        let starts = UnsafeBufferPointer(offsets[0])
-        let found = parallelParts(parts) { p in
-            settle(vertexCount * p / parts..<vertexCount * (p + 1) / parts, starts: starts, codes: codes)
-        }
-        return parts == 1 ? found[0] : Array(found.joined())
+        return blocks == 1 ? found[0] : Array(found.joined())
     }
 
-    /// R's edges from the buckets of `vertices` (bucket v is `codes[starts[v]..<starts[v + 1]]`),
-    /// each bucket sorted, in bucket order.
+    /// The most parts R's runs are found in: each part's runs wait for the quad a row before its
+    /// own (`keptRuns`), so each cut keeps a row of sides that one pass would have cancelled.
+    static let maximumRunParts = 64
+
+    /// log2 of the vertices a block of R's buckets spans: at least 2^12 (16 KB of counters, in the
+    /// L1 cache while the block is sorted), more where the vertices would make more than
+    /// `residualBlocksAtMost` blocks (each part moves its runs into every block at once, one
+    /// write stream a block).
+    static func residualBlockShift(vertexCount: Int) -> Int {
+        var shift = 12
+        while vertexCount >> shift > residualBlocksAtMost { shift += 1 }
+        return shift
+    }
+
+    /// Blocks of R's buckets at most, and so write streams of a part moving its runs.
+    static let residualBlocksAtMost = 256
+
+    /// Sorts the runs `byBlock[runs]` (all with a bucket in the block of `starts.count − 1` vertices
+    /// from `firstVertex`) by bucket into `codes[runs]`, by counting: afterwards bucket v is
+    /// `codes[starts[v − firstVertex]..<starts[v − firstVertex + 1]]`. A code is 2 × the other
+    /// end, + 1 when the run goes from the smaller end to the larger. Indices are in the block and
+    /// slots below 3n (both below Int32.max), so the arithmetic is written without overflow checks.
+    private static func sortByBucket(
+        _ byBlock: UnsafeMutableBufferPointer<UInt64>, runs: Range<Int>, firstVertex: Int, starts: UnsafeMutableBufferPointer<Int32>,
+        into codes: UnsafeMutableBufferPointer<UInt32>
+    ) {
+        starts.initialize(repeating: 0)
+        for i in runs {
+            let code = byBlock[i]
+            starts[bucket(Int32(truncatingIfNeeded: code >> 32), Int32(truncatingIfNeeded: code)) &- firstVertex] &+= 1
+        }
+        // Each bucket's end, then filled downward from there, so each ends at its start.
+        var end = Int32(truncatingIfNeeded: runs.lowerBound)
+        for v in 0..<starts.count {
+            end &+= starts[v]
+            starts[v] = end
+        }
+        for i in runs {
+            let code = byBlock[i]
+            let a = Int32(truncatingIfNeeded: code >> 32), b = Int32(truncatingIfNeeded: code)
+            let home = bucket(a, b), other = UInt32(truncatingIfNeeded: a ^ b ^ Int32(truncatingIfNeeded: home))
+            let next = starts[home &- firstVertex] &- 1
+            starts[home &- firstVertex] = next
+            codes[Int(next)] = other &<< 1 | (a < b ? 1 : 0)
+        }
+    }
+
+    /// R's edges from the buckets of `vertices` (bucket v is
+    /// `codes[starts[v − first]..<starts[v − first + 1]]`, first the lowest of `vertices`), each
+    /// bucket sorted, in bucket order.
     private static func settle(
         _ vertices: Range<Int>, starts: UnsafeBufferPointer<Int32>, codes: UnsafeMutableBufferPointer<UInt32>
     ) -> [(a: Int32, b: Int32, weight: Int32)] {
         var residual: [(a: Int32, b: Int32, weight: Int32)] = []
         for v in vertices {
-            let lower = Int(starts[v]), upper = Int(starts[v + 1])
+            let lower = Int(starts[v - vertices.lowerBound]), upper = Int(starts[v - vertices.lowerBound + 1])
             guard upper > lower else { continue }
             // A sorting network for the few edges at a mesh vertex, insertion up to 32, a full
             // sort where a soup piles many edges on one vertex (insertion would be quadratic there).

@@ -24,8 +24,11 @@ enum OverlapCandidates {
     /// fine enough to leave most of its triangles in cells R does not meet.
     static let minimumCells = 4_096
     /// Triangles a coverage budget belongs to: fixed blocks rather than the cores' chunks, so the
-    /// candidates (and the order made from them) are the same on any number of cores.
-    static let budgetBlock = 65_536
+    /// candidates (and the order made from them) are the same on any number of cores. The blocks
+    /// are also the pass's unit of work: 79 on W3's 1,280,000 triangles, so that 16 cores take
+    /// about five each (blocks of 65,536 made 20, and 16 cores then waited on four of them
+    /// taking two).
+    static let budgetBlock = 16_384
     /// Rows and entries a block may look at, per triangle and in all: once spent, the rest of the
     /// block is kept, so a few huge triangles or crowded rows cannot make the pass quadratic.
     static let budgetPerTriangle = 64
@@ -33,8 +36,9 @@ enum OverlapCandidates {
     /// Segments of R a band of rows takes at least when the crossings are added on several cores:
     /// each band reads every segment, so fewer are cheaper on one.
     static let minimumCrossingBand = 1_024
-    /// Cells a core takes at least when the winding numbers and bits are made row by row.
-    static let markedCellsChunk = 65_536
+    /// Cells a core takes at least when the winding numbers and bits are made row by row (39
+    /// chunks on W3's grid of R, so that 16 cores all take some).
+    static let markedCellsChunk = 16_384
 
     /// The triangles that may overlap another, ascending; nil when the test would cost more than it
     /// can save. `signs` are the screen-area signs, 0 for triangles that cover no area (never

@@ -32,34 +32,67 @@ extension ScreenGrid {
 
     /// `bin(cells:entryLimit:withColumns:)` for ranges held in scratch memory. With `order` (a
     /// permutation of the items), each cell lists its items in the order they have there instead
-    /// of ascending (an item's entries still hold its own number).
+    /// of ascending (an item's entries still hold its own number). `bands` sets the bands of rows
+    /// binned on their own (by default one a core, where there are enough items); the bins are
+    /// the same for any number.
     func bin(
-        cells: UnsafeBufferPointer<SIMD4<Int32>>, entryLimit: Int, withColumns: Bool = false, order: UnsafeBufferPointer<Int32>? = nil
+        cells: UnsafeBufferPointer<SIMD4<Int32>>, entryLimit: Int, withColumns: Bool = false, order: UnsafeBufferPointer<Int32>? = nil,
+        bands requestedBands: Int? = nil
     ) -> Bins? {
         // Items are numbered in Int32.
         guard cells.count <= Int(Int32.max) else { return nil }
         let cellCount = columns * rows
         let limit = min(entryLimit, Int(Int32.max) - 1)
-        // Entries first, by arithmetic alone. Each item adds at most columns × rows (at most
-        // 4096² in all), and the sum is checked after each, so nothing overflows.
-        var total = 0
-        for r in cells where r.x <= r.z && r.y <= r.w {
-            // The callers' ranges come from `column(_:)` and `row(_:)`, which clamp; a range
-            // outside the grid anyway gets nil (the callers' fallback) rather than a trap.
-            guard r.x >= 0 && r.y >= 0 && Int(r.z) < columns && Int(r.w) < rows else { return nil }
-            total += (Int(r.z) - Int(r.x) + 1) * (Int(r.w) - Int(r.y) + 1)
-            if total > limit { return nil }
+        // Bands of rows, each binned on its own core from a list of the items that reach it, in
+        // the order of their places (see `BandLists`); one band reads the places themselves.
+        let bands = Swift.max(
+            1, Swift.min(requestedBands ?? Swift.min(ProcessInfoCores.count, cells.count / ScreenGrid.minimumBandItems), rows))
+        let lists: BandLists?
+        var entries = 0
+        if bands == 1 {
+            // Entries first, by arithmetic alone. Each item adds at most columns × rows (at most
+            // 4096² in all), and the sum is checked after each, so nothing overflows.
+            for r in cells where r.x <= r.z && r.y <= r.w {
+                // The callers' ranges come from `column(_:)` and `row(_:)`, which clamp; a range
+                // outside the grid anyway gets nil (the callers' fallback) rather than a trap.
+                guard inside(r) else { return nil }
+                entries += (Int(r.z) - Int(r.x) + 1) * (Int(r.w) - Int(r.y) + 1)
+                if entries > limit { return nil }
+            }
+            lists = nil
+        } else {
+            guard let made = BandLists(cells: cells, order: order, grid: self, bands: bands, limit: limit) else { return nil }
+            (lists, entries) = (made, made.total)
         }
-        // Counts per cell, then running sums: `start[c]` becomes the end of cell c's entries.
-        // Every count and sum is at most `total`, which fits an Int32, hence the wrapping
-        // arithmetic (no overflow checks in the loops over entries). Both loops over the items
-        // run in bands of rows on all cores: each band reads every item and writes only the
-        // cells of its own rows, in the same order as one pass would, so the bins are the same.
-        let bands = Swift.max(1, Swift.min(ProcessInfoCores.count, rows, total / ScreenGrid.minimumBandEntries))
+        let total = entries
+        // Band b's places (`listStart`): all of them with one band, else its list.
+        let banded = lists != nil
+        let listStart = lists?.start ?? [0, cells.count], listed = lists?.places ?? [], copies = lists?.ranges ?? []
+        @inline(__always) func placeRange(_ b: Int) -> Range<Int> { listStart[b]..<listStart[b + 1] }
+        @inline(__always) func place(_ k: Int) -> Int { banded ? Int(listed[k]) : k }
+        // The item at a place, and its range (copied into place order by the lists).
+        @inline(__always) func item(atPlace p: Int) -> Int { order.map { Int($0[p]) } ?? p }
+        @inline(__always) func range(atPlace p: Int) -> SIMD4<Int32> {
+            banded && !copies.isEmpty ? copies[p] : cells[item(atPlace: p)]
+        }
         @inline(__always) func band(_ b: Int) -> ClosedRange<Int32> {
             Int32(truncatingIfNeeded: rows * b / bands)...Int32(truncatingIfNeeded: rows * (b + 1) / bands - 1)
         }
-        var start = [Int32](repeating: 0, count: cellCount + 1)
+        // Counts per cell, then running sums: `start[c]` becomes the end of cell c's entries.
+        // Every count and sum is at most `total`, which fits an Int32, hence the wrapping
+        // arithmetic (no overflow checks in the loops over entries). Both passes run by bands
+        // on all cores: each band reads its own items and writes only the cells of its own
+        // rows, in the same order as one pass would, so the bins are the same.
+        // Cleared on all cores (R's grid on W3 has 640,000 cells).
+        var start = [Int32](unsafeUninitializedCapacity: cellCount + 1) { buffer, initialized in
+            if let base = buffer.baseAddress {
+                let out = SharedMutableBuffer(base: base)
+                parallelChunks(cellCount + 1, minimumChunk: Self.cellsSummedTogether) { cells in
+                    (out.base + cells.lowerBound).initialize(repeating: 0, count: cells.count)
+                }
+            }
+            initialized = cellCount + 1
+        }
         var columns = [Int32](unsafeUninitializedCapacity: withColumns ? total : 0) { _, initialized in
             initialized = withColumns ? total : 0
         }
@@ -68,13 +101,15 @@ extension ScreenGrid {
             let starts = SharedMutableBuffer(base: startBase)
             parallelChunks(bands, minimumChunk: 1) { chunk in
                 for b in chunk {
-                    for r in cells where r.x <= r.z && r.y <= r.w {
-                        guard let clipped = Self.clip(r, to: band(b)) else { continue }
+                    // With one band, the items in their own order (the counts do not depend on it).
+                    for k in placeRange(b) {
+                        let r = banded ? range(atPlace: place(k)) : cells[k]
+                        guard r.x <= r.z && r.y <= r.w, let clipped = Self.clip(r, to: band(b)) else { continue }
                         forEachCell(clipped) { cell, _ in starts.base[cell] &+= 1 }
                     }
                 }
             }
-            for c in 1..<cellCount { start[c] &+= start[c - 1] }
+            Self.addRunningSums(UnsafeMutableBufferPointer(rebasing: start[0..<cellCount]))
             start[cellCount] = Int32(truncatingIfNeeded: total)
             // The fill runs over the items backwards and steps each cell's end down before
             // writing, so every cell receives its items in ascending order and `start[c]` ends
@@ -93,19 +128,19 @@ extension ScreenGrid {
                     let columnOut = withColumns ? columns.baseAddress.map { SharedMutableBuffer(base: $0) } : nil
                     parallelChunks(bands, minimumChunk: 1) { chunk in
                         for b in chunk {
-                            var place = cells.count
-                            while place > 0 {
-                                place -= 1
-                                // The item listed at this place; its range is a scattered read when
-                                // listed in another order, asked for 16 places ahead.
-                                var item = place
-                                if let order, let base = cells.baseAddress {
-                                    item = Int(order[place])
-                                    if place >= 16 { shims_prefetch(base + Int(order[place - 16])) }
+                            let own = placeRange(b)
+                            var k = own.upperBound
+                            while k > own.lowerBound {
+                                k -= 1
+                                // With one band and an order, the range is a scattered read,
+                                // asked for 16 places ahead (the bands' lists hold copies).
+                                if !banded, let order, k >= own.lowerBound + 16, let base = cells.baseAddress {
+                                    shims_prefetch(base + Int(order[k - 16]))
                                 }
-                                let r = cells[item]
+                                let p = place(k)
+                                let r = range(atPlace: p)
                                 guard r.x <= r.z && r.y <= r.w, let clipped = Self.clip(r, to: band(b)) else { continue }
-                                let value = Int32(truncatingIfNeeded: item)
+                                let value = Int32(truncatingIfNeeded: item(atPlace: p))
                                 if let columnOut {
                                     forEachCell(clipped) { cell, column in
                                         starts.base[cell] &-= 1
@@ -128,9 +163,151 @@ extension ScreenGrid {
         return Bins(start: start, members: members, columns: columns)
     }
 
-    /// Entries a band of rows takes at least when items are binned on several cores: each band
-    /// reads every item, so fewer are cheaper on one.
-    static let minimumBandEntries = 65_536
+    /// Whether the non-empty range `r` lies inside the grid.
+    @inline(__always)
+    func inside(_ r: SIMD4<Int32>) -> Bool {
+        r.x >= 0 && r.y >= 0 && Int(r.z) < columns && Int(r.w) < rows
+    }
+
+    /// The band of rows that holds row `y`, of `bands` bands (band b holds rows
+    /// `rows × b / bands` up to the next band's first).
+    @inline(__always)
+    func band(ofRow y: Int, bands: Int) -> Int {
+        var b = y * bands / rows
+        while b + 1 < bands && rows * (b + 1) / bands <= y { b += 1 }
+        while b > 0 && rows * b / bands > y { b -= 1 }
+        return b
+    }
+
+    /// The items that reach each band of rows, listed by their places (in `order`, or the items
+    /// themselves), so that a band's passes read its own items alone instead of every item: band
+    /// b's places are `places[start[b]..<start[b + 1]]`, ascending. Made in parts of the places
+    /// on all cores: each part copies its places' ranges into place order (`ranges`: the one
+    /// scattered read of each range when there is an order, asked for 16 places ahead), checks
+    /// them, adds their entries and counts its places for every band; the counts' running sums
+    /// (bands × parts) give each part its stretch of every band's list, and each part writes its
+    /// stretches in place order.
+    struct BandLists {
+        /// The entries of all items.
+        let total: Int
+        /// Each place's range, in place order (empty without an order: the items' own ranges).
+        let ranges: [SIMD4<Int32>]
+        let places: [Int32]
+        /// `bands + 1` positions in `places`.
+        let start: [Int]
+
+        /// Nil when a non-empty range lies outside the grid or the entries pass `limit`.
+        init?(cells: UnsafeBufferPointer<SIMD4<Int32>>, order: UnsafeBufferPointer<Int32>?, grid: ScreenGrid, bands: Int, limit: Int) {
+            let n = cells.count, parts = bands
+            @inline(__always) func partPlaces(_ p: Int) -> Range<Int> { n * p / parts..<n * (p + 1) / parts }
+            var ranges = [SIMD4<Int32>](unsafeUninitializedCapacity: order == nil ? 0 : n) { _, initialized in
+                initialized = order == nil ? 0 : n
+            }
+            // Each part's entries (nil past the limit or outside the grid) and places per band.
+            let counted = ranges.withUnsafeMutableBufferPointer { ranges -> [(entries: Int, reach: [Int])?] in
+                let copies = ranges.baseAddress.map { SharedMutableBuffer(base: $0) }
+                return parallelParts(parts) { p -> (entries: Int, reach: [Int])? in
+                    var entries = 0
+                    var reach = [Int](repeating: 0, count: bands)
+                    let own = partPlaces(p)
+                    for place in own {
+                        var r = cells[place]
+                        if let order, let copies, let base = cells.baseAddress {
+                            if place + 16 < own.upperBound { shims_prefetch(base + Int(order[place + 16])) }
+                            r = cells[Int(order[place])]
+                            copies.base[place] = r
+                        }
+                        guard r.x <= r.z && r.y <= r.w else { continue }
+                        guard grid.inside(r) else { return nil }
+                        entries += (Int(r.z) - Int(r.x) + 1) * (Int(r.w) - Int(r.y) + 1)
+                        if entries > limit { return nil }
+                        for b in grid.band(ofRow: Int(r.y), bands: bands)...grid.band(ofRow: Int(r.w), bands: bands) { reach[b] += 1 }
+                    }
+                    return (entries, reach)
+                }
+            }
+            var total = 0
+            for part in counted {
+                guard let part else { return nil }
+                total += part.entries
+                if total > limit { return nil }
+            }
+            // Part p's stretch of band b's list from cursor[p × bands + b].
+            var cursor = [Int](repeating: 0, count: parts * bands)
+            var start = [Int](repeating: 0, count: bands + 1)
+            var sum = 0
+            for b in 0..<bands {
+                start[b] = sum
+                for p in 0..<parts {
+                    cursor[p * bands + b] = sum
+                    sum += counted[p]?.reach[b] ?? 0
+                }
+            }
+            start[bands] = sum
+            let listed = sum
+            let copied = UncheckedSendable(ranges)
+            places = [Int32](unsafeUninitializedCapacity: listed) { buffer, initialized in
+                if let base = buffer.baseAddress {
+                    let out = SharedMutableBuffer(base: base)
+                    cursor.withUnsafeMutableBufferPointer { cursor in
+                        guard let cursorBase = cursor.baseAddress else { return }
+                        let cursors = SharedMutableBuffer(base: cursorBase)
+                        parallelChunks(parts, minimumChunk: 1) { chunk in
+                            for p in chunk {
+                                let own = cursors.base + p * bands
+                                for place in partPlaces(p) {
+                                    let r = order == nil ? cells[place] : copied.value[place]
+                                    guard r.x <= r.z && r.y <= r.w else { continue }
+                                    for b in grid.band(ofRow: Int(r.y), bands: bands)...grid.band(ofRow: Int(r.w), bands: bands) {
+                                        out.base[own[b]] = Int32(truncatingIfNeeded: place)
+                                        own[b] += 1
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                initialized = listed
+            }
+            (self.total, self.ranges, self.start) = (total, ranges, start)
+        }
+    }
+
+    /// Items a band of rows takes at least when items are binned on several cores: below this a
+    /// band's list costs more than the band saves (W3's 175,000 candidates make 21 bands, so 16
+    /// cores each bin one; bands that each read every item made at most four).
+    static let minimumBandItems = 8_192
+
+    /// Cells a core clears or sums at least: a few tens of microseconds of work.
+    static let cellsSummedTogether = 65_536
+
+    /// Replaces each of `values` by the sum of it and all before it (wrapping adds), in blocks of
+    /// `cellsSummedTogether` on all cores: each block's total, their running sum on one thread
+    /// (a few numbers), then each block's running sums from its start. The same sums as one
+    /// pass: the cells' counts of R's grid on W3 were 640,000 adds on one thread.
+    static func addRunningSums(_ values: UnsafeMutableBufferPointer<Int32>) {
+        let n = values.count, block = cellsSummedTogether
+        guard let base = values.baseAddress else { return }
+        let out = SharedMutableBuffer(base: base)
+        let blocks = (n + block - 1) / block
+        @inline(__always) func cells(_ b: Int) -> Range<Int> { b * block..<Swift.min(n, (b + 1) * block) }
+        let totals = parallelParts(blocks) { b -> Int32 in
+            var sum: Int32 = 0
+            for c in cells(b) { sum &+= out.base[c] }
+            return sum
+        }
+        var starts = [Int32](repeating: 0, count: blocks)
+        for b in 1..<Swift.max(1, blocks) { starts[b] = starts[b - 1] &+ totals[b - 1] }
+        parallelChunks(blocks, minimumChunk: 1) { chunk in
+            for b in chunk {
+                var sum = starts[b]
+                for c in cells(b) {
+                    sum &+= out.base[c]
+                    out.base[c] = sum
+                }
+            }
+        }
+    }
 
     /// The non-empty range `r` cut to the rows `rows`; nil when it has none of them.
     @inline(__always)
