@@ -531,6 +531,36 @@ private func maxVertexDifference(_ a: MeshTransform, _ b: MeshTransform) -> Doub
         }
     }
 
+    /// Finite targets whose fit is not finite: with weight 3 everywhere the weight sums are 3, so a
+    /// target coordinate of 1.5 × 10³⁰⁸ makes a right-hand side of 4.5 × 10³⁰⁸, past the largest
+    /// `Double`. The row solve spreads that infinity along its whole row (where a multiplier is 0,
+    /// 0 × ∞ is NaN), and the column sweeps carry whole rows, so the first control point that is
+    /// not finite starts a row, at or above the target's. With a coordinate a piece the error must name the vertex the whole bands name.
+    @Test func coordinatesApartNameTheFirstControlPointThatIsNotFinite() throws {
+        let grid = try FitFixtures.grid(rows: 600, columns: 5) { _, _, _ in 3 }
+        #expect(TensorSweep.bandCount(rows: 601) == 2)
+        let columns = 6
+        for (vertex, component) in [(40, 1), (1500, 3), (3605, 4)] {
+            var mesh = grid
+            if component < 2 { mesh.vertices[vertex].from[component] = 1.5e308 } else { mesh.vertices[vertex].to[component - 2] = 1.5e308 }
+            #expect(mesh.vertices.allSatisfy(GridFitSweep.isFinite))
+            var paths: [String] = []
+            for (sharing, threads) in [(GridFitSweep.PlaneSharing.together, 1), (.apart, 1), (.apart, 2)] {
+                let error = #expect(throws: MeshError.self, "\(sharing), \(threads) threads") {
+                    try ParallelLimit.withThreads(threads) {
+                        try GridFit.rowMajor(mesh, minimumReciprocalCondition: 1e-12, sharing: sharing)
+                    }
+                }
+                #expect(error?.kind == .invalidValue)
+                paths.append(error?.path ?? "")
+            }
+            #expect(Set(paths).count == 1, "vertex \(vertex): \(paths)")
+            let named = paths.first.flatMap { Int($0.dropFirst("vertices[".count).dropLast()) }
+            let first = try #require(named, "vertex \(vertex): \(paths)")
+            #expect(first % columns == 0 && first <= vertex, "vertex \(vertex): \(first)")
+        }
+    }
+
     /// On the grid path the numbers are checked inside the fit's passes; a bad one is still named
     /// as the checks in order name it: the first bad vertex before any bad weight.
     @Test func badNumbersOfAGridAreNamedInOrder() throws {

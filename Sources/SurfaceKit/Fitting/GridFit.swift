@@ -150,10 +150,7 @@ struct GridFit {
             (sweep, rcond) = try TensorGridSolver(grid: grid).sweep(minimumReciprocalCondition: minimumReciprocalCondition)
         } catch {
             // The numbers first, as the checks of a mesh that is not a grid come before its solve.
-            let finite = targets.allSatisfy {
-                $0.from.x.isFinite && $0.from.y.isFinite && $0.to.x.isFinite && $0.to.y.isFinite && $0.to.z.isFinite
-            }
-            if !finite { return .invalidNumbers }
+            if !targets.allSatisfy(GridFitSweep.isFinite) { return .invalidNumbers }
             throw error
         }
         let n = targets.count

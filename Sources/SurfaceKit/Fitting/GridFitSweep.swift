@@ -82,7 +82,7 @@ struct GridFitSweep {
         var sharing = sharing ?? .forThreads(ProcessInfoCores.count, bands: bands, values: values, rowMajor: vertexAt == nil)
         if vertexAt != nil { sharing = .together }
         guard sharing == .apart, let offsets = GridFitSweep.componentOffsets else {
-            return runBands(bands, groups: [0..<FitPlanes.componentCount]) { b, scratch in
+            return runBands(bands, groups: [0..<FitPlanes.componentCount], makesWeightSums: true) { b, scratch in
                 solveBand(b, of: bands, targets: targets, weights: weights, into: .vertices(output, vertexAt: vertexAt), scratch: scratch)
             }
         }
@@ -90,7 +90,7 @@ struct GridFitSweep {
         let doubles = GridFitSweep.vertexDoubles * sweep.rows * sweep.columns
         let fronts = UnsafeMutableRawPointer(output).bindMemory(to: Double.self, capacity: doubles)
         weightSums(weights, into: fronts)
-        let solved = runBands(bands, groups: (0..<FitPlanes.componentCount).map { $0..<($0 + 1) }) { b, scratch in
+        let solved = runBands(bands, groups: (0..<FitPlanes.componentCount).map { $0..<($0 + 1) }, makesWeightSums: false) { b, scratch in
             let offset = offsets[scratch.planes.lowerBound]
             return solveBand(
                 b, of: bands, targets: targets, weights: weights, into: .rowFronts(fronts, targetOffset: offset), scratch: scratch)
@@ -103,7 +103,7 @@ struct GridFitSweep {
     /// Runs `band` for every band and group of planes, in parallel when the grid is large enough,
     /// each piece with working memory of its own, and combines the verdicts in grid order.
     private func runBands(
-        _ bands: Int, groups: [Range<Int>], _ band: @escaping (Int, FitSweepScratch) -> Verdict
+        _ bands: Int, groups: [Range<Int>], makesWeightSums: Bool, _ band: @escaping (Int, FitSweepScratch) -> Verdict
     ) -> Verdict {
         let pieces = bands * groups.count
         let verdicts = [Verdict](unsafeUninitializedCapacity: pieces) { buffer, initialized in
@@ -113,7 +113,8 @@ struct GridFitSweep {
                 for piece in range {
                     // Piece order: every band of the first group, then of the next.
                     let b = piece % bands, planes = groups[piece / bands]
-                    let scratch = FitSweepScratch(columns: self.sweep.columns, ringRows: self.ringRows, planes: planes)
+                    let scratch = FitSweepScratch(
+                        columns: self.sweep.columns, ringRows: self.ringRows, planes: planes, makesWeightSums: makesWeightSums)
                     defer { scratch.deallocate() }
                     (found.base + piece).initialize(to: solve.value(b, scratch))
                 }
@@ -159,13 +160,12 @@ struct GridFitSweep {
     /// parallel pieces of rows (the same values as the bands' own, ``WeightSumRows``).
     private func weightSums(_ weights: UnsafePointer<Double>, into fronts: UnsafeMutablePointer<Double>) {
         let nr = sweep.rows, nc = sweep.columns, into = SharedMutableBuffer(base: fronts), w = UncheckedSendable(weights)
-        let pieces = (nr + GridFitSweep.interleaveRows - 1) / GridFitSweep.interleaveRows
-        parallelChunks(pieces, minimumChunk: 1) { range in
+        parallelChunks(GridFitSweep.rowPieces(rows: nr), minimumChunk: 1) { range in
             let masks = UnsafeMutablePointer<Double>.allocate(capacity: WeightSumRows.maskRows * nc)
             defer { masks.deallocate() }
             for piece in range {
                 var sums = WeightSumRows(weights: w.value, rows: nr, columns: nc, masks: masks)
-                let rows = (piece * GridFitSweep.interleaveRows)..<Swift.min(nr, (piece + 1) * GridFitSweep.interleaveRows)
+                let rows = GridFitSweep.rows(ofPiece: piece, rows: nr)
                 for r in rows {
                     let out = GridFitSweep.part(GridFitSweep.weightSumsPart, ofRow: r, columns: nc, in: into.base)
                     let row = sums.row(r, startsHere: r == rows.lowerBound, interior: out)
@@ -180,6 +180,15 @@ struct GridFitSweep {
     /// on a 1001-row grid, enough to keep 16 threads even.
     static let interleaveRows = 16
 
+    /// How many pieces the passes over a grid of `rows` rows take: ``interleaveRows`` rows each,
+    /// the last fewer.
+    static func rowPieces(rows: Int) -> Int { (rows + interleaveRows - 1) / interleaveRows }
+
+    /// The grid rows (of `rows`) of piece `piece` of the passes over rows.
+    static func rows(ofPiece piece: Int, rows: Int) -> Range<Int> {
+        (piece * interleaveRows)..<Swift.min(rows, (piece + 1) * interleaveRows)
+    }
+
     /// Lays out the control points that ``PlaneSharing/apart`` left in parts 0–4 of each row's
     /// vertex memory as the row's vertices, and finds the first vertex in grid order that is not
     /// finite. Rows are independent: each row's values are copied aside before its vertices are
@@ -187,13 +196,11 @@ struct GridFitSweep {
     private func interleave(_ fronts: UnsafeMutablePointer<Double>) -> Verdict {
         let nr = sweep.rows, nc = sweep.columns, planes = FitPlanes.componentCount
         let into = SharedMutableBuffer(base: fronts)
-        let pieces = (nr + GridFitSweep.interleaveRows - 1) / GridFitSweep.interleaveRows
-        let found = parallelParts(pieces) { piece -> Verdict in
+        let found = parallelParts(GridFitSweep.rowPieces(rows: nr)) { piece -> Verdict in
             var verdict = Verdict()
             let aside = UnsafeMutablePointer<Double>.allocate(capacity: planes * nc)
             defer { aside.deallocate() }
-            let rows = (piece * GridFitSweep.interleaveRows)..<Swift.min(nr, (piece + 1) * GridFitSweep.interleaveRows)
-            for r in rows {
+            for r in GridFitSweep.rows(ofPiece: piece, rows: nr) {
                 let row = GridFitSweep.part(0, ofRow: r, columns: nc, in: into.base)
                 aside.update(from: row, count: planes * nc)
                 let out = UnsafeMutableRawPointer(row).bindMemory(to: MeshVertex.self, capacity: nc)
@@ -214,6 +221,7 @@ struct GridFitSweep {
         return Verdict(combining: found)
     }
 
+    /// Whether all five coordinates of `v` are finite.
     static func isFinite(_ v: MeshVertex) -> Bool {
         v.from.x.isFinite && v.from.y.isFinite && v.to.x.isFinite && v.to.y.isFinite && v.to.z.isFinite
     }
@@ -249,7 +257,8 @@ struct GridFitSweep {
             ring + ((p - planes.lowerBound) * ringRows + r % ringRows) * nc
         }
         var verdict = Verdict()
-        var sums = WeightSumRows(weights: weights, rows: nr, columns: nc, masks: scratch.masks)
+        // Only a band that writes whole vertices makes its own weight sums.
+        var sums = scratch.weightSumRows.map { WeightSumRows(weights: weights, rows: nr, columns: nc, masks: $0) }
         /// Bᵢ = Tᵢ · (S W)ᵢ of grid row r into the rings.
         func rightHandSides(_ r: Int) {
             guard case .vertices(_, let vertexAt) = destination else {
@@ -259,7 +268,10 @@ struct GridFitSweep {
                 }
                 return
             }
-            let scale = sums.row(r, startsHere: r == first, interior: scratch.scale)
+            // A band that writes whole vertices always has its weight sums' memory (``run``).
+            guard let rowsMemory = scratch.weightSumRows,
+                let scale = sums?.row(r, startsHere: r == first, interior: rowsMemory + WeightSumRows.maskRows * nc)
+            else { return }
             let p0 = ringRow(0, r), p1 = ringRow(1, r), p2 = ringRow(2, r), p3 = ringRow(3, r), p4 = ringRow(4, r)
             // x − x is 0 for every finite x and NaN otherwise, so these sums stay 0 exactly while
             // every number read is finite.
@@ -451,7 +463,8 @@ struct GridFitSweep {
 /// A band's working memory for ``GridFitSweep``, for the coordinates `planes` (of the five): a
 /// ring of rows per coordinate, each coordinate's previous row of the forward sweep, the start of
 /// a truncated backward sweep, the lanes of a block, a row that absorbs the missing rows of a
-/// short block, three rows of the weights' row-direction mask and the row of (S W)ᵢ being made.
+/// short block, and, for a band that makes its own weight sums, three rows of the weights'
+/// row-direction mask and the row of (S W)ᵢ being made.
 struct FitSweepScratch {
     let planes: Range<Int>
     let ring: UnsafeMutablePointer<Double>
@@ -459,18 +472,18 @@ struct FitSweepScratch {
     let start: UnsafeMutablePointer<Double>
     let sink: UnsafeMutablePointer<Double>
     let lanes: UnsafeMutablePointer<SIMD8<Double>>
-    let masks: UnsafeMutablePointer<Double>
-    let scale: UnsafeMutablePointer<Double>
+    /// ``WeightSumRows/maskRows`` rows of masks, then the row of (S W)ᵢ; `nil` for a band that
+    /// reads its weight sums made beforehand (``GridFitSweep/PlaneSharing/apart``).
+    let weightSumRows: UnsafeMutablePointer<Double>?
 
-    init(columns: Int, ringRows: Int, planes: Range<Int>) {
+    init(columns: Int, ringRows: Int, planes: Range<Int>, makesWeightSums: Bool) {
         self.planes = planes
         ring = .allocate(capacity: planes.count * ringRows * columns)
         previous = .allocate(capacity: planes.count * columns)
         start = .allocate(capacity: columns)
         sink = .allocate(capacity: columns)
         lanes = .allocate(capacity: columns)
-        masks = .allocate(capacity: WeightSumRows.maskRows * columns)
-        scale = .allocate(capacity: columns)
+        weightSumRows = makesWeightSums ? .allocate(capacity: (WeightSumRows.maskRows + 1) * columns) : nil
     }
 
     func deallocate() {
@@ -479,8 +492,7 @@ struct FitSweepScratch {
         start.deallocate()
         sink.deallocate()
         lanes.deallocate()
-        masks.deallocate()
-        scale.deallocate()
+        weightSumRows?.deallocate()
     }
 }
 
@@ -580,51 +592,5 @@ extension DominantTridiagonalFactors {
                 }
             }
         }
-    }
-}
-
-/// The weight sums (S W)ᵣ of grid rows taken in order: the row-direction curve mask of weight rows
-/// r − 1, r, r + 1, rolled down the rows, then the column-direction mask of those three (the same
-/// expressions as ``TensorGridSolver/apply(_:)``); on the first and last rows, the row's own mask.
-struct WeightSumRows {
-    /// Rows of row-direction masks kept: above, here and below.
-    static let maskRows = 3
-    let weights: UnsafePointer<Double>
-    let rows: Int
-    let columns: Int
-    private var above: UnsafeMutablePointer<Double>
-    private var here: UnsafeMutablePointer<Double>
-    private var below: UnsafeMutablePointer<Double>
-
-    /// `masks`: ``maskRows`` rows of `columns` values of working memory.
-    init(weights: UnsafePointer<Double>, rows: Int, columns: Int, masks: UnsafeMutablePointer<Double>) {
-        self.weights = weights
-        self.rows = rows
-        self.columns = columns
-        (above, here, below) = (masks, masks + columns, masks + 2 * columns)
-    }
-
-    @inline(__always) private func mask(_ r: Int, into t: UnsafeMutablePointer<Double>) {
-        let nc = columns, x = weights + r * nc
-        t[0] = x[0]
-        t[nc - 1] = x[nc - 1]
-        for c in 1..<(nc - 1) { t[c] = (x[c - 1] + 4 * x[c] + x[c + 1]) / 6 }
-    }
-
-    /// Row r's weight sums: written to `interior` on an inner row, else the row's own mask.
-    /// `startsHere`: r is the first row asked for; otherwise it follows the previous one.
-    @inline(__always)
-    mutating func row(_ r: Int, startsHere: Bool, interior: UnsafeMutablePointer<Double>) -> UnsafePointer<Double> {
-        if startsHere {
-            if r > 0 { mask(r - 1, into: above) }
-            mask(r, into: here)
-        } else {
-            (above, here, below) = (here, below, above)
-        }
-        if r + 1 < rows { mask(r + 1, into: below) }
-        guard r > 0, r + 1 < rows else { return UnsafePointer(here) }
-        let a = above, h = here, b = below, nc = columns
-        for c in 0..<nc { interior[c] = (a[c] + 4 * h[c] + b[c]) / 6 }
-        return UnsafePointer(interior)
     }
 }
