@@ -28,7 +28,7 @@ extension BenchmarkRunner {
         // answers are counted after the timed runs, on the last run's: the figure is the batch
         // call, not a check that reads its answers again on one thread. Each run lets go of the
         // previous run's answers before it asks for its own, as a caller that uses and drops
-        // each batch's answers does, so their memory is free to serve the next batch.
+        // each batch's answers does; that release is inside the timed closure.
         func hitCount<Answer>(_ answers: [Answer?]) -> Int { answers.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
         func figure(_ variant: String, hits: Int, timing: BenchmarkTiming) -> BenchmarkFigure {
             BenchmarkFigure.measured(

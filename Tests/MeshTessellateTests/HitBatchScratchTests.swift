@@ -13,9 +13,12 @@ import Testing
         let tester = try HitTester(mesh: mesh, geometry: HitBatchTests.geometry)
         // Both large enough for the coherent order; the second reuses what the first handed back
         // (a kept mapping serves requests down to about half its size).
-        let large = HitBatchTests.rays(count: 30_000, through: mesh.positions, seed: 42)
-        let small = HitBatchTests.rays(count: 17_001, through: mesh.positions, seed: 43)
-        // On two threads the counters of a second part are left over too.
+        let large = HitBatchTests.rays(count: 40_000, through: mesh.positions, seed: 42)
+        let small = HitBatchTests.rays(count: 33_001, through: mesh.positions, seed: 43)
+        // On two threads both batches are ordered in two parts, so the smaller batch's second part
+        // runs on the counters and keys the larger batch's second part left over.
+        #expect(TriangleBVH.orderParts(large.count, threads: 2) == 2)
+        #expect(TriangleBVH.orderParts(small.count, threads: 2) == 2)
         for threads in [1, 2] {
             for rays in [large, small, large] {
                 let batch = ParallelLimit.withThreads(threads) { tester.firstHits(rays) }

@@ -27,7 +27,7 @@ import Testing
             case 1: return (5 << 20) | (r & 0xF_FFFF)
             case 2: return (3 << 20) | (r & 0xFFC00) | 9
             case 3: return 0x2AB_CDEF
-            default: return r % 5 << 20 | r % 3
+            default: return (r % 5) << 20 | r % 3
             }
         }
     }
@@ -37,9 +37,12 @@ import Testing
     @Test(arguments: 0..<5)
     func radixSortInPartsIsTheAscendingOrder(shape: Int) {
         let count = 20_011
-        let input = Self.codes(count: count, shape: shape, seed: UInt64(100 + shape)).enumerated().map { i, code in
-            code << 32 | UInt64(i)
+        let codes = Self.codes(count: count, shape: shape, seed: UInt64(100 + shape))
+        if shape == 4 {
+            // At most 5 × 3 distinct codes, so equal codes come in runs of about 1,300 keys.
+            #expect(Set(codes).count <= 15)
         }
+        let input = codes.enumerated().map { i, code in code << 32 | UInt64(i) }
         let expected = input.sorted()
         for parts in Self.partCounts {
             let sorted = Self.radixSorted(input, parts: parts)
