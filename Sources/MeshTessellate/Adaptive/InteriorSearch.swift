@@ -103,6 +103,9 @@ struct InteriorSearch {
         }
         candidates.sort { ($0.cost, $0.skew, $0.shape, $0.rates.x) < ($1.cost, $1.skew, $1.shape, $1.rates.x) }
         let base = points.count
+        // A sample's point, as the build samples it: `position(u:v:)` is the `to` of
+        // `evaluate(u:v:)` to the bit without the derivatives and normal, which a trial never uses.
+        func point(_ uv: SIMD2<Double>) -> Point3D { patch.position(u: uv.x, v: uv.y) * scale }
         for candidate in candidates.prefix(InteriorSearch.mostTrials) {
             let nu = candidate.rates.x, nv = candidate.rates.y
             let gridCount = (nu - 1) * (nv - 1)
@@ -110,7 +113,7 @@ struct InteriorSearch {
             // The interior's samples at the parameters the build samples them at.
             let du = 1 / Double(nu), dv = 1 / Double(nv)
             for j in 1..<nv {
-                for i in 1..<nu { scratch.append(sampler.sample(cell: c, SIMD2(Double(i) * du, Double(j) * dv)).to * scale) }
+                for i in 1..<nu { scratch.append(point(SIMD2(Double(i) * du, Double(j) * dv))) }
             }
             if policy.needsCenters {
                 if let strips = candidate.strips {
@@ -118,13 +121,13 @@ struct InteriorSearch {
                     for s in 0..<strips.count where strips.isSquares(s) {
                         for k in 0..<strips.along {
                             let square = candidate.shape == .rows ? SIMD2(Double(k), Double(s)) : SIMD2(Double(s), Double(k))
-                            scratch.append(sampler.sample(cell: c, (square + 0.5) * SIMD2(du, dv)).to * scale)
+                            scratch.append(point((square + 0.5) * SIMD2(du, dv)))
                         }
                     }
                 } else {
                     for j in 1..<(nv - 1) {
                         for i in 1..<(nu - 1) {
-                            scratch.append(sampler.sample(cell: c, SIMD2((Double(i) + 0.5) * du, (Double(j) + 0.5) * dv)).to * scale)
+                            scratch.append(point(SIMD2((Double(i) + 0.5) * du, (Double(j) + 0.5) * dv)))
                         }
                     }
                 }
