@@ -14,13 +14,11 @@ import Testing
 private typealias S = TessSupport
 
 @Suite struct AutomaticRippleFamilyTests {
-    /// The 26 × 16 ripple misses the 0.35 target (Docs/automatic-steps.md): its cap is what
-    /// automatic steps reach today, so that it cannot get worse unnoticed.
+    /// Each held to the 0.35 target (Docs/automatic-steps.md). The 26 × 16 ripple, whose fewest
+    /// uniform steps meeting τ only just meet it, is the closest: 0.349 of uniform.
     static let ripples: [AutomaticStepsTests.HeldOutRipple] = [
         .init(rows: 14, columns: 18, frequency: 2, amplitude: 0.045, centre: SIMD2(0.4, 0.65), side: 600, tolerance: 0.25),
-        .init(
-            rows: 26, columns: 16, frequency: 3.2, amplitude: 0.03, centre: SIMD2(0.58, 0.47), side: 800, tolerance: 0.35,
-            mostOfUniform: 0.37),
+        .init(rows: 26, columns: 16, frequency: 3.2, amplitude: 0.03, centre: SIMD2(0.58, 0.47), side: 800, tolerance: 0.35),
         .init(rows: 10, columns: 14, frequency: 1.6, amplitude: 0.05, centre: SIMD2(0.3, 0.35), side: 400, tolerance: 0.15),
     ]
 

@@ -64,7 +64,7 @@ import Testing
         let search = InteriorSearch(
             cells: cells, layout: before, points: built.unitPositions.map { $0 * scale },
             sampler: FaceSampler(cells: cells, isolations: [], scale: scale), policy: .shortest, scale: scale)
-        let left = rates.searchInteriors(failing, search: search, tolerance: ripple.tolerance)
+        let left = rates.searchInteriors(failing, search: search, tolerance: ripple.tolerance, raising: false).unserved
         let cheapened = rates.cheapenInteriors(passing, search: search, tolerance: ripple.tolerance)
         // One cell of this ripple is served by no interior (it takes more side samples later).
         let refined = failing.filter { !left.contains($0) }

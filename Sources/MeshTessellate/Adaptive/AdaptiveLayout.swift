@@ -371,19 +371,6 @@ struct AdaptiveLayout: Sendable {
             }
             if let stripped {
                 kind[c] = stripped
-                let strips =
-                    stripped == .rows
-                    ? Strips(
-                        count: nv[c], along: nu[c], first: r[0], last: r[2], firstEven: evenlySampled(c, 0, r[0]),
-                        lastEven: evenlySampled(c, 2, r[2]))
-                    : Strips(
-                        count: nu[c], along: nv[c], first: r[3], last: r[1], firstEven: evenlySampled(c, 3, r[3]),
-                        lastEven: evenlySampled(c, 1, r[1]))
-                stripQuads[c] = strips.flags
-                gridBase[c] = next
-                next += (nu[c] - 1) * (nv[c] - 1)
-                if policy.needsCenters { centerBase[c] = next; next += strips.quadCount }
-                triangles += strips.triangles(perQuad: perQuad)
             } else if interior == nil, nu[c] == 1, nv[c] == 1, r == SIMD4(repeating: 1) {
                 kind[c] = .single
                 if policy.needsCenters { centerBase[c] = next; next += 1 }
@@ -396,28 +383,12 @@ struct AdaptiveLayout: Sendable {
                 kind[c] = .rows
                 nu[c] = max(r[0], r[2])
                 nv[c] = r[1]
-                let strips = Strips(
-                    count: nv[c], along: nu[c], first: r[0], last: r[2], firstEven: evenlySampled(c, 0, r[0]),
-                    lastEven: evenlySampled(c, 2, r[2]))
-                stripQuads[c] = strips.flags
-                gridBase[c] = next
-                next += (nu[c] - 1) * (nv[c] - 1)
-                if policy.needsCenters { centerBase[c] = next; next += strips.quadCount }
-                triangles += strips.triangles(perQuad: perQuad)
             } else if interior == nil, nv[c] == max(r[1], r[3]), nu[c] == r[0], r[0] == r[2], evenlySampled(c, 0, r[0]),
                 evenlySampled(c, 2, r[2])
             {
                 kind[c] = .columns
                 nu[c] = r[0]
                 nv[c] = max(r[1], r[3])
-                let strips = Strips(
-                    count: nu[c], along: nv[c], first: r[3], last: r[1], firstEven: evenlySampled(c, 3, r[3]),
-                    lastEven: evenlySampled(c, 1, r[1]))
-                stripQuads[c] = strips.flags
-                gridBase[c] = next
-                next += (nu[c] - 1) * (nv[c] - 1)
-                if policy.needsCenters { centerBase[c] = next; next += strips.quadCount }
-                triangles += strips.triangles(perQuad: perQuad)
             } else if interior == nil, nv[c] == 1, r[1] == 1, r[3] == 1 {
                 kind[c] = .rowStrip
                 triangles += r[0] + r[2]
@@ -434,6 +405,16 @@ struct AdaptiveLayout: Sendable {
                 if policy.needsCenters { centerBase[c] = next; next += interiorQuads }
                 triangles += interiorQuads * perQuad
                 for k in 0..<4 { triangles += r[k] + (k % 2 == 0 ? nu[c] : nv[c]) - 2 }
+            }
+            if kind[c] == .rows || kind[c] == .columns {
+                // Strips: the grid's inner lines' samples, a centre per square where the policy
+                // needs them, and the strips' triangles.
+                let strips = Strips(kind[c], grid: SIMD2(nu[c], nv[c]), sides: r) { evenlySampled(c, $0, r[$0]) }
+                stripQuads[c] = strips.flags
+                gridBase[c] = next
+                next += (nu[c] - 1) * (nv[c] - 1)
+                if policy.needsCenters { centerBase[c] = next; next += strips.quadCount }
+                triangles += strips.triangles(perQuad: perQuad)
             }
         }
         triangleBase[cellCount] = triangles
@@ -467,6 +448,22 @@ struct AdaptiveLayout: Sendable {
             (self.count, self.along, self.first, self.last) = (count, along, first, last)
             self.firstEven = firstEven && first == along
             self.lastEven = lastEven && last == along
+        }
+
+        /// The strips of an nu × nv `grid` drawn as `kind` (`rows` or `columns`) in a cell whose
+        /// sides carry `sides` segments, `evenlySampled(k)` telling whether side k's are evenly
+        /// spaced: strips along u between the bottom (first) and top sides, or along v between
+        /// the left (first) and right sides.
+        init(_ kind: Kind, grid: SIMD2<Int>, sides: SIMD4<Int>, evenlySampled: (Int) -> Bool) {
+            if kind == .rows {
+                self.init(
+                    count: grid.y, along: grid.x, first: sides[0], last: sides[2], firstEven: evenlySampled(0),
+                    lastEven: evenlySampled(2))
+            } else {
+                self.init(
+                    count: grid.x, along: grid.y, first: sides[3], last: sides[1], firstEven: evenlySampled(3),
+                    lastEven: evenlySampled(1))
+            }
         }
 
         init(count: Int, along: Int, first: Int, last: Int, flags: UInt8) {

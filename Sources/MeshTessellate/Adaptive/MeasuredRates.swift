@@ -209,4 +209,51 @@ struct MeasuredRates {
         }
         return estimate
     }
+
+    /// The largest distance of the nu × nv grid's triangles, split by the policy, measured as
+    /// the build measures them (``CellStitcher/measured(uv:points:on:scale:mark:)``); once
+    /// over `mark`, some distance over it.
+    func measuredAsBuilt(nu: Int, nv: Int, mark: Double) -> Double {
+        let du = 1 / Double(nu), dv = 1 / Double(nv)
+        var grid = [Point3D]()
+        grid.reserveCapacity((nu + 1) * (nv + 1))
+        for j in 0...nv {
+            for i in 0...nu { grid.append(point(Double(i) * du, Double(j) * dv)) }
+        }
+        var worst = 0.0
+        for j in 0..<nv {
+            for i in 0..<nu {
+                let uv = [
+                    SIMD2(Double(i) * du, Double(j) * dv), SIMD2(Double(i + 1) * du, Double(j) * dv),
+                    SIMD2(Double(i + 1) * du, Double(j + 1) * dv), SIMD2(Double(i) * du, Double(j + 1) * dv),
+                ]
+                let corners = SIMD4(
+                    Int32(j * (nu + 1) + i), Int32(j * (nu + 1) + i + 1), Int32((j + 1) * (nu + 1) + i + 1), Int32((j + 1) * (nu + 1) + i))
+                let p = (0..<4).map { grid[Int(corners[$0])] }
+                func triangle(_ a: Int, _ b: Int, _ c: Int) {
+                    worst = max(
+                        worst,
+                        CellStitcher.measured(uv: (uv[a], uv[b], uv[c]), points: (p[a], p[b], p[c]), on: patch, scale: scale, mark: mark))
+                }
+                let mid = SIMD2((Double(i) + 0.5) * du, (Double(j) + 0.5) * dv)
+                let m: Point3D? = policy.needsCenters ? point(mid.x, mid.y) : nil
+                if policy == .center, let m {
+                    for k in 0..<4 {
+                        worst = max(
+                            worst,
+                            CellStitcher.measured(
+                                uv: (uv[k], uv[(k + 1) % 4], mid), points: (p[k], p[(k + 1) % 4], m), on: patch, scale: scale, mark: mark))
+                    }
+                } else if Tessellator.useFirstDiagonal(policy: policy, corners: corners, points: grid, center: m) {
+                    triangle(0, 1, 2)
+                    triangle(0, 2, 3)
+                } else {
+                    triangle(0, 1, 3)
+                    triangle(1, 2, 3)
+                }
+                if !(worst <= mark) { return worst }
+            }
+        }
+        return worst
+    }
 }
