@@ -213,15 +213,17 @@ import Testing
         // many depths, then a second of a few repeated ones (long chains in few buckets), each
         // against the comparison sort, on one thread and on two.
         var random = TessSupport.Random(seed: 0x29_06)
-        let n = 3 * CentroidDepthSort.minimumCount
+        // Enough triangles for several parts on two threads (each part takes at least minimumPart).
+        let n = 200_000
         let spread = DepthOrderTests.soup((0..<n).map { _ in (random.uniform(0...1), random.uniform(0...1), random.uniform(0...1)) })
         let few = DepthOrderTests.soup(
             (0..<n).map { i in (Double(i % 37) / 37, Double(i % 37) / 37, random.uniform(0...0.001)) })
         for threads in [2, 1, 2] {
             for mesh in [spread, few, spread] {
-                let order = try ParallelLimit.withThreads(threads) {
-                    try PainterSorter.depthOrder(mesh: mesh, geometry: DepthOrderTests.flat)
+                let (order, parts) = try ParallelLimit.withThreads(threads) {
+                    (try PainterSorter.depthOrder(mesh: mesh, geometry: DepthOrderTests.flat), CentroidDepthSort.partCount(n))
                 }
+                if threads > 1 && ProcessInfoCores.hardware > 1 { #expect(parts > 1, "\(threads) threads: \(parts) parts") }
                 #expect(order == DepthOrderTests.reference(mesh, geometry: DepthOrderTests.flat), "\(threads) threads")
             }
         }

@@ -23,9 +23,9 @@ struct BucketChunks {
 
     /// The chains' tables, in the sort's scratch memory (`tables(in:at:)`): nothing in them need
     /// read as zero beforehand, since each part clears its own rows as its key pass starts (on
-    /// its own core), and a chunk's `next` is written before it is read. As fresh arrays cleared
-    /// on the calling thread they grew with the parts (16 bytes a part and bucket) and were
-    /// faulted in on every sort.
+    /// its own core), and a chunk's `next` is written before it is read. They take 16 bytes a
+    /// part and bucket, so clearing them on the calling thread would grow with the parts; in
+    /// the reused scratch they are also not faulted in again on every sort.
     struct Tables {
         /// Per part and bucket (`part × radix + bucket`): the first chunk of the chain, 0 for none.
         let head: UnsafeMutablePointer<Int32>
@@ -104,8 +104,7 @@ struct BucketChunks {
 
     /// Each bucket's first place in the order (`radix + 1` of them, the last the item count): the
     /// buckets' sizes (a sum over the parts each) on all cores, then their running sum, a few
-    /// thousand adds, on one thread. The sum over every part and bucket on one thread grew with
-    /// the parts.
+    /// thousand adds, on one thread, so the serial work does not grow with the parts.
     func bucketStarts(in tables: Tables) -> [Int] {
         var start = [Int](repeating: 0, count: radix + 1)
         start.withUnsafeMutableBufferPointer { start in

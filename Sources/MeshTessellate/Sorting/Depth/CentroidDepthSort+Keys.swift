@@ -29,6 +29,9 @@ extension CentroidDepthSort {
         let regionStart = buckets.regionStart
         // Indices are Int32, so clamping keeps every bounds check right.
         let vertices = UInt32(clamping: vertexCount)
+        // `order` calls this with at least `minimumCount` triangles, a depth a vertex (vertexCount > 0)
+        // and a slot an item (slotCount >= n), so all three buffers are non-empty and have a base
+        // address: the early return, which leaves the chains' tables uncleared, is never taken.
         guard let zBase = z.baseAddress, let tBase = triangles.baseAddress, let iBase = items.baseAddress else { return (0, 0) }
         let chains = UncheckedSendable(
             Chains(

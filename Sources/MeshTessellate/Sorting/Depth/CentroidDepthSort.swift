@@ -95,7 +95,7 @@ enum CentroidDepthSort {
         }
         // A part per thread: each part scatters into its own chains of every bucket, taken in part
         // order, so any number of parts gives the same order.
-        let parts = Swift.max(1, Swift.min(ProcessInfoCores.count, maximumParts, n / minimumPart))
+        let parts = partCount(n)
         let top = topBits(count: n)
         let buckets = BucketChunks(count: n, parts: parts, topBits: top)
         // One scratch for the items' chunks, the vertex depths (read until the key pass ends) and
@@ -124,6 +124,9 @@ enum CentroidDepthSort {
         withExtendedLifetime(scratch) {}
         return .sorted(order)
     }
+
+    /// The parts the key pass cuts `n` triangles into: one a core, each of at least `minimumPart`.
+    static func partCount(_ n: Int) -> Int { Swift.max(1, Swift.min(ProcessInfoCores.count, maximumParts, n / minimumPart)) }
 
     /// The part `p` of `n` items cut into `parts` parts of about equal size.
     @inline(__always)

@@ -1,10 +1,10 @@
 import SurfaceKit
 
 /// The stable radix sort of 32-bit keys on all cores: the exact order's ranking of its candidates
-/// by least depth, which ran on one core while the passes around it ran on all.
+/// by least depth, on all cores like the passes around it.
 extension RadixSort {
     /// Keys a part takes at least: below this, waking a thread costs more than the part's work
-    /// (W3's 175,000 candidates make 21 parts, so 16 cores all take one; 32,768 made 5).
+    /// (W3's 175,000 candidates allow 21 parts, more than 16 cores take, so every core has one).
     static let minimumParallelPart = 8_192
     /// Digits a core takes at least when the parts' cursors are made: each digit is a sum over
     /// the parts.
@@ -48,8 +48,7 @@ extension RadixSort {
             // Part p's first slot for digit d: the keys of smaller digits, then those of digit d
             // in the parts before p. Each digit's total over the parts, and then each part's
             // cursors from the digits' running sums, on all cores; the running sum of the
-            // 2,048 totals on one thread (a sum over every part and digit there grew with the
-            // parts).
+            // 2,048 totals on one thread, so the serial work does not grow with the parts.
             var cursors = [Int](repeating: 0, count: parts * radix)
             var digitStart = [Int](repeating: 0, count: radix)
             cursors.withUnsafeMutableBufferPointer { cur in

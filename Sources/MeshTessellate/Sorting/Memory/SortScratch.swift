@@ -66,8 +66,8 @@ final class SortScratch: @unchecked Sendable {
     static let clearedTogether = 256 << 10
 
     /// Clears `bytes` from `start` on all cores, in pieces of at least `clearedTogether` bytes: a
-    /// reused scratch's tables that must read as zero (3 MB of the exact order's on W3) were
-    /// cleared on the calling thread while every pass around them ran on all cores.
+    /// reused scratch's tables that must read as zero (3 MB of the exact order's on W3) are
+    /// cleared on all cores, like the passes around them.
     private static func clear(_ start: UnsafeMutableRawPointer, bytes: Int) {
         guard bytes > 0 else { return }
         let out = UncheckedSendable(start)

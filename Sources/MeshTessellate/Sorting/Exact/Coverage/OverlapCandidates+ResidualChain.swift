@@ -68,8 +68,8 @@ extension OverlapCandidates {
     /// the sums of those counts (blocks × parts, a few thousand) give each part its stretch of
     /// every block, each part moves its runs there, and then each block, on its own core, sorts
     /// its runs by bucket with counters for its own vertices alone (in the L1 cache) and settles
-    /// its buckets. A counter per vertex for every part, summed on one thread, grew with the
-    /// cores (2.5 MB a part on W3, and a sum over all of them).
+    /// its buckets. No table has a counter per vertex for every part (2.5 MB a part on W3), so
+    /// memory and the serial sums do not grow with the cores.
     static func residualChain<Signs: TriangleSigns>(
         vertexCount: Int, triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: Signs, parts requested: Int
     ) -> [(a: Int32, b: Int32, weight: Int32)]? {

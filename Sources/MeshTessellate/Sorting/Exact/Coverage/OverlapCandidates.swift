@@ -24,11 +24,10 @@ enum OverlapCandidates {
     /// fine enough to leave most of its triangles in cells R does not meet.
     static let minimumCells = 4_096
     /// Triangles a coverage budget belongs to: fixed blocks rather than the cores' chunks, so the
-    /// candidates (and the order made from them) are the same on any number of cores. The blocks
-    /// are also the pass's unit of work: 79 on W3's 1,280,000 triangles, so that 16 cores take
-    /// about five each (blocks of 65,536 made 20, and 16 cores then waited on four of them
-    /// taking two).
-    static let budgetBlock = 16_384
+    /// candidates (and the order made from them) are the same on any number of cores. A block's
+    /// budget is spent in triangle order, so the block is also the pass's unit of work; its size
+    /// fixes which triangles are kept where a budget runs out, and so is part of the output.
+    static let budgetBlock = 65_536
     /// Rows and entries a block may look at, per triangle and in all: once spent, the rest of the
     /// block is kept, so a few huge triangles or crowded rows cannot make the pass quadratic.
     static let budgetPerTriangle = 64

@@ -23,8 +23,7 @@ enum DepthRankedOrder {
     /// memory latency of copying.
     static let copyPrefetchDistance = 16
     /// Places a core takes at least when the output order is written: 39 chunks on W3's
-    /// 1,280,000 triangles, so that 16 cores take two or three each (chunks of 262,144 left
-    /// that pass of plain stores on 4 cores).
+    /// 1,280,000 triangles, so that 16 cores take two or three each.
     static let placingChunk = 32_768
 
     struct Outcome {
