@@ -258,6 +258,25 @@ struct PatchKernel {
         }
     }
 
+    /// The rows and columns of a patch's (n + 1)² grid that hold points it writes.
+    struct OwnedGrid {
+        var rows: Range<Int>
+        var columns: Range<Int>
+    }
+
+    /// The rows and columns holding the points a patch writes, from its `owns` bits as
+    /// ``gridSlots(face:owns:n:quads:into:)`` reads them: row 0 (v = 0) holds edge 0 and corners
+    /// 0 and 1, row n edge 2 and corners 2 and 3, column 0 (u = 0) edge 3 and corners 0 and 3,
+    /// column n edge 1 and corners 1 and 2. An edge row or column none of whose points the patch
+    /// owns has slot −1 everywhere, so leaving it out (its values along u included) changes no
+    /// point written; the inner rows and columns always hold owned points.
+    @inline(__always)
+    static func ownedGrid(owns: UInt8, n: Int) -> OwnedGrid {
+        let firstRow = owns & (1 | 16 | 32) == 0 ? 1 : 0, lastRow = owns & (4 | 64 | 128) == 0 ? n - 1 : n
+        let firstColumn = owns & (8 | 16 | 128) == 0 ? 1 : 0, lastColumn = owns & (2 | 32 | 64) == 0 ? n - 1 : n
+        return OwnedGrid(rows: firstRow..<(lastRow + 1), columns: firstColumn..<(lastColumn + 1))
+    }
+
     /// Fills `slots` (row-major, (n + 1)² entries) with the output slot of every grid point of
     /// face f from the sub-quads' corners, −1 for the edge and corner points another patch writes
     /// (bits 0–3 of `owns`: inner points of edges 0–3; bits 4–7: corners 0–3).
