@@ -7,9 +7,8 @@ import Testing
 // edge rows and columns of its grid holding no point it writes (``PatchKernel/ownedGrid(owns:n:)``),
 // and a patch whose 16 points are each one control vertex of weight 1 copies them instead of
 // weighing them (``RegularPatchTable/isPlain``). The first is checked against the output slots
-// the plan keeps (built from the sub-quads' corners), the second against the weighed sums of the
-// full evaluation's gather; the positions and normals they give against the full evaluation's
-// bits are PointsOnlyBitsTests'.
+// the plan keeps (built from the sub-quads' corners), the second against the weighed sums written
+// out here; the points-only paths against the full evaluation's bits are PointsOnlyBitsTests'.
 
 @Suite struct PatchOwnedGridTests {
     @Test(arguments: [1, 2, 3])
@@ -53,23 +52,40 @@ import Testing
             let z = i % 3 == 0 ? -0.0 : rng.uniform(-1...1)
             return SIMD8(w * rng.uniform(0...1), w * rng.uniform(0...1), -0.0, w * rng.uniform(-1...1), w * z, w, 0, 0)
         }
-        var copied = [SIMD4<Double>](repeating: .zero, count: 16)
-        var weighed = [SIMD4<Double>](repeating: .zero, count: 16)
-        var weighedFrom = [SIMD2<Double>](repeating: .zero, count: 16)
+        // The weighed sum of each point, written out: the first term, then every other term
+        // whose weight is not 0, in order.
+        func weighed(_ k: Int, _ point: Int) -> SIMD8<Double> {
+            let first = RegularPatchTable.termsPerPoint * (16 * k + point)
+            var sum = table.weights[first] * data[Int(table.indices[first])]
+            for t in (first + 1)..<(first + RegularPatchTable.termsPerPoint) where table.weights[t] != 0 {
+                sum += table.weights[t] * data[Int(table.indices[t])]
+            }
+            return sum
+        }
+        func sameBits(_ a: some SIMD<Double>, _ b: some SIMD<Double>) -> Bool {
+            a.indices.allSatisfy { a[$0].bitPattern == b[$0].bitPattern }
+        }
+        var positions = [SIMD4<Double>](repeating: .zero, count: 16)
+        var to = [SIMD4<Double>](repeating: .zero, count: 16)
+        var from = [SIMD2<Double>](repeating: .zero, count: 16)
         data.withUnsafeBufferPointer { src in
             table.withTerms { indices, weights in
                 for k in table.faces.indices {
-                    copied.withUnsafeMutableBufferPointer { out in
+                    positions.withUnsafeMutableBufferPointer { out in
                         table.gatherPositions(k, data: src, indices: indices, weights: weights, into: out.baseAddress!)
                     }
-                    weighed.withUnsafeMutableBufferPointer { to in
-                        weighedFrom.withUnsafeMutableBufferPointer { from in
-                            let points = RegularPatchTable.Points(to: to.baseAddress!, from: from.baseAddress!)
+                    to.withUnsafeMutableBufferPointer { t in
+                        from.withUnsafeMutableBufferPointer { f in
+                            let points = RegularPatchTable.Points(to: t.baseAddress!, from: f.baseAddress!)
                             table.gather(k, data: src, indices: indices, weights: weights, into: points)
                         }
                     }
-                    let same = (0..<16).allSatisfy { p in (0..<4).allSatisfy { copied[p][$0].bitPattern == weighed[p][$0].bitPattern } }
-                    #expect(same, "patch \(k)")
+                    for point in 0..<16 {
+                        let want = weighed(k, point)
+                        let wantTo = SIMD4(want[2], want[3], want[4], want[5]), wantFrom = SIMD2(want[0], want[1])
+                        #expect(sameBits(positions[point], wantTo), "patch \(k) point \(point)")
+                        #expect(sameBits(to[point], wantTo) && sameBits(from[point], wantFrom), "patch \(k) point \(point)")
+                    }
                 }
             }
         }
