@@ -18,6 +18,10 @@ struct RegularPatchTable: Sendable {
     /// with a smaller face index, so every shared point is computed once, by one thread): bits
     /// 0–3 the inner points of edges 0–3, bits 4–7 corners 0–3.
     var owns: [UInt8] = []
+    /// Per patch, whether each of its 16 points is one control vertex with weight 1 and no other
+    /// term (every patch away from the boundary): its gather copies values instead of weighing
+    /// and summing them (see ``gatherPositions(_:data:indices:weights:into:)``).
+    var isPlain: [Bool] = []
     /// Whether the patches cover every face and every control vertex belongs to a face: then
     /// evaluation needs no stencil table at all.
     var coversEverything = false
@@ -45,6 +49,7 @@ struct RegularPatchTable: Sendable {
             guard RegularPatchTable.patch(face: f, level: level, kind: kind, into: &points) else { continue }
             isFast[f] = true
             faces.append(Int32(f))
+            isPlain.append(points.allSatisfy { $0.weights == SIMD4(1, 0, 0, 0) })
             for p in points {
                 for t in 0..<RegularPatchTable.termsPerPoint {
                     indices.append(p.indices[t])

@@ -51,8 +51,9 @@ extension SubdivisionPlan {
             PatchKernel.withScratch(columns: n + 1) { kernel in
                 for k in range {
                     table.gatherPositions(k, data: data, indices: indices, weights: weights, into: kernel.control.to)
-                    kernel.slots.update(from: slots + k * size, count: size)
-                    kernel.evaluatePoints(basis: basis, scale: pointScale, positions: positions, normals: normals)
+                    let grid = PatchKernel.ownedGrid(owns: table.owns[k], n: n)
+                    kernel.evaluatePoints(
+                        basis: basis, grid: grid, slots: slots + k * size, scale: pointScale, positions: positions, normals: normals)
                 }
             }
         }
@@ -63,17 +64,21 @@ extension PatchKernel {
     /// ``evaluate(uBasis:vBasis:scale:output:)`` for the points-only evaluation, with the same
     /// basis both ways: the same operations in the same order for the position (times `scale`)
     /// and the normal, without the layer coordinates (neither their rows along u nor their
-    /// division) and without asking per point which outputs are wanted.
+    /// division) and without asking per point which outputs are wanted. Only the rows and
+    /// columns of `grid` hold points the patch writes. `slots` are the patch's output slots,
+    /// read in place from the plan's table as ``PositionKernel/evaluate(basis:grid:slots:output:)``
+    /// reads them.
     @inline(__always)
     func evaluatePoints(
-        basis: PatchBasis, scale: SIMD3<Double>, positions: UnsafeMutablePointer<Point3D>, normals: UnsafeMutablePointer<Point3D>
+        basis: PatchBasis, grid: OwnedGrid, slots: UnsafePointer<Int32>, scale: SIMD3<Double>,
+        positions: UnsafeMutablePointer<Point3D>, normals: UnsafeMutablePointer<Point3D>
     ) {
         let columns = basis.count
         let to = control.to
         basis.values.withUnsafeBufferPointer { vb in
             basis.derivatives.withUnsafeBufferPointer { vd in
-                // Along u: each control row r at every column, value and derivative.
-                for i in 0..<columns {
+                // Along u: each control row r at every column the patch writes, value and derivative.
+                for i in grid.columns {
                     let b = vb[i], d = vd[i]
                     for r in 0..<4 {
                         let t0 = to[4 * r], t1 = to[4 * r + 1], t2 = to[4 * r + 2], t3 = to[4 * r + 3]
@@ -81,10 +86,10 @@ extension PatchKernel {
                         rowsTo[8 * i + 4 + r] = d.x * t0 + d.y * t1 + d.z * t2 + d.w * t3
                     }
                 }
-                for j in 0..<columns {
+                for j in grid.rows {
                     let b = vb[j], d = vd[j]
                     let rowSlots = slots + j * columns
-                    for i in 0..<columns {
+                    for i in grid.columns {
                         let slot = Int(rowSlots[i])
                         if slot < 0 { continue }
                         let c = rowsTo + 8 * i

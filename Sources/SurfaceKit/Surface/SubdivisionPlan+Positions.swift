@@ -54,7 +54,8 @@ extension SubdivisionPlan {
                 PositionKernel.withScratch(columns: n + 1) { kernel in
                     for k in range {
                         table.gatherPositions(k, data: data, indices: indices, weights: weights, into: kernel.control)
-                        kernel.evaluate(basis: basis, slots: slots + k * size, output: output.base)
+                        let grid = PatchKernel.ownedGrid(owns: table.owns[k], n: n)
+                        kernel.evaluate(basis: basis, grid: grid, slots: slots + k * size, output: output.base)
                     }
                 }
             }
@@ -84,20 +85,24 @@ struct PositionKernel {
     /// writes the points whose slot is not −1. `slots` is the output slot of each grid point,
     /// row-major, read in place from the plan's table (the patch's own row of it) rather than
     /// copied into scratch for each patch, which would add a pass over every slot per patch.
+    /// Only the rows and columns of `grid` hold points the patch writes.
     @inline(__always)
-    func evaluate(basis: UnsafeBufferPointer<SIMD4<Double>>, slots: UnsafePointer<Int32>, output: UnsafeMutablePointer<Point3D>) {
+    func evaluate(
+        basis: UnsafeBufferPointer<SIMD4<Double>>, grid: PatchKernel.OwnedGrid, slots: UnsafePointer<Int32>,
+        output: UnsafeMutablePointer<Point3D>
+    ) {
         let columns = basis.count
-        for i in 0..<columns {
+        for i in grid.columns {
             let b = basis[i]
             for r in 0..<4 {
                 let c = control + 4 * r
                 rows[4 * i + r] = b.x * c[0] + b.y * c[1] + b.z * c[2] + b.w * c[3]
             }
         }
-        for j in 0..<columns {
+        for j in grid.rows {
             let b = basis[j]
             let rowSlots = slots + j * columns
-            for i in 0..<columns {
+            for i in grid.columns {
                 let slot = Int(rowSlots[i])
                 if slot < 0 { continue }
                 let c = rows + 4 * i
@@ -110,11 +115,23 @@ struct PositionKernel {
 
 extension RegularPatchTable {
     /// Gathers patch k's homogeneous `to` values (W·x, W·y, W·z, W) into `control`.
+    ///
+    /// A plain patch (``isPlain``) copies each point's control vertex: its sum is the one term
+    /// 1 · value, and multiplying by 1 is exact in IEEE arithmetic (every value, signed zeros
+    /// and NaN included, comes back unchanged), so the copy has the bits of the weighed sum.
     @inline(__always)
     func gatherPositions(
         _ k: Int, data: UnsafeBufferPointer<Homogeneous>, indices: UnsafeBufferPointer<Int32>,
         weights: UnsafeBufferPointer<Double>, into control: UnsafeMutablePointer<SIMD4<Double>>
     ) {
+        if isPlain[k] {
+            let first = RegularPatchTable.termsPerPoint * 16 * k
+            for point in 0..<16 {
+                let value = data[Int(indices[first + RegularPatchTable.termsPerPoint * point])]
+                control[point] = SIMD4(value[2], value[3], value[4], value[5])
+            }
+            return
+        }
         for point in 0..<16 {
             let sum = controlValue(k, point, data: data, indices: indices, weights: weights)
             control[point] = SIMD4(sum[2], sum[3], sum[4], sum[5])

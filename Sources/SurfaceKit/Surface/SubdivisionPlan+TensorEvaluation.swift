@@ -46,7 +46,8 @@ extension SubdivisionPlan {
                 for k in range {
                     table.gather(k, data: data, indices: indices, weights: weights, into: kernel.control)
                     kernel.slots.update(from: slots + k * size, count: size)
-                    kernel.evaluate(uBasis: basis, vBasis: basis, scale: pointScale, output: output)
+                    let grid = PatchKernel.ownedGrid(owns: table.owns[k], n: n)
+                    kernel.evaluate(uBasis: basis, vBasis: basis, grid: grid, scale: pointScale, output: output)
                 }
             }
         }
@@ -209,15 +210,17 @@ struct PatchKernel {
     }
 
     /// Evaluates the patch at every (u, v) of the two basis tables (equally many) and writes the
-    /// points whose slot is not −1.
+    /// points whose slot is not −1. Only the rows and columns of `grid` (every one when `nil`)
+    /// hold points the patch writes.
     @inline(__always)
-    func evaluate(uBasis: PatchBasis, vBasis: PatchBasis, scale: SIMD3<Double>, output: SampleOutput) {
+    func evaluate(uBasis: PatchBasis, vBasis: PatchBasis, grid: OwnedGrid? = nil, scale: SIMD3<Double>, output: SampleOutput) {
         let columns = uBasis.count
         let to = control.to, from = control.from
+        let grid = grid ?? OwnedGrid(rows: 0..<vBasis.count, columns: 0..<columns)
         uBasis.values.withUnsafeBufferPointer { ub in
             uBasis.derivatives.withUnsafeBufferPointer { ud in
-                // Along u: each control row r at every column, value and derivative.
-                for i in 0..<columns {
+                // Along u: each control row r at every column the patch writes, value and derivative.
+                for i in grid.columns {
                     let b = ub[i], d = ud[i]
                     for r in 0..<4 {
                         let t0 = to[4 * r], t1 = to[4 * r + 1], t2 = to[4 * r + 2], t3 = to[4 * r + 3]
@@ -230,10 +233,10 @@ struct PatchKernel {
         }
         vBasis.values.withUnsafeBufferPointer { vb in
             vBasis.derivatives.withUnsafeBufferPointer { vd in
-                for j in 0..<vb.count {
+                for j in grid.rows {
                     let b = vb[j], d = vd[j]
                     let rowSlots = slots + j * columns
-                    for i in 0..<columns {
+                    for i in grid.columns {
                         let slot = Int(rowSlots[i])
                         if slot < 0 { continue }
                         let c = rowsTo + 8 * i, f = rowsFrom + 4 * i
@@ -256,6 +259,25 @@ struct PatchKernel {
                 }
             }
         }
+    }
+
+    /// The rows and columns of a patch's (n + 1)² grid that hold points it writes.
+    struct OwnedGrid {
+        var rows: Range<Int>
+        var columns: Range<Int>
+    }
+
+    /// The rows and columns holding the points a patch writes, from its `owns` bits as
+    /// ``gridSlots(face:owns:n:quads:into:)`` reads them: row 0 (v = 0) holds edge 0 and corners
+    /// 0 and 1, row n edge 2 and corners 2 and 3, column 0 (u = 0) edge 3 and corners 0 and 3,
+    /// column n edge 1 and corners 1 and 2. An edge row or column none of whose points the patch
+    /// owns has slot −1 everywhere, so leaving it out (its values along u included) changes no
+    /// point written; the inner rows and columns always hold owned points.
+    @inline(__always)
+    static func ownedGrid(owns: UInt8, n: Int) -> OwnedGrid {
+        let firstRow = owns & (1 | 16 | 32) == 0 ? 1 : 0, lastRow = owns & (4 | 64 | 128) == 0 ? n - 1 : n
+        let firstColumn = owns & (8 | 16 | 128) == 0 ? 1 : 0, lastColumn = owns & (2 | 32 | 64) == 0 ? n - 1 : n
+        return OwnedGrid(rows: firstRow..<(lastRow + 1), columns: firstColumn..<(lastColumn + 1))
     }
 
     /// Fills `slots` (row-major, (n + 1)² entries) with the output slot of every grid point of
@@ -305,12 +327,23 @@ extension RegularPatchTable {
         }
     }
 
-    /// Gathers patch k's control values from `data` into `points`.
+    /// Gathers patch k's control values from `data` into `points`; a plain patch (``isPlain``)
+    /// copies them, with the bits of the weighed sums, as in
+    /// ``gatherPositions(_:data:indices:weights:into:)``.
     @inline(__always)
     func gather(
         _ k: Int, data: UnsafeBufferPointer<Homogeneous>, indices: UnsafeBufferPointer<Int32>,
         weights: UnsafeBufferPointer<Double>, into points: Points
     ) {
+        if isPlain[k] {
+            let first = RegularPatchTable.termsPerPoint * 16 * k
+            for point in 0..<16 {
+                let value = data[Int(indices[first + RegularPatchTable.termsPerPoint * point])]
+                points.to[point] = SIMD4(value[2], value[3], value[4], value[5])
+                points.from[point] = SIMD2(value[0], value[1])
+            }
+            return
+        }
         for point in 0..<16 {
             let sum = controlValue(k, point, data: data, indices: indices, weights: weights)
             points.to[point] = SIMD4(sum[2], sum[3], sum[4], sum[5])
