@@ -78,7 +78,7 @@ extension OverlapCandidates {
         let parts = Swift.max(1, Swift.min(requested, (n + 1) / 2))
         // Part p's pairs of triangles (2k and 2k + 1), and where its kept runs go (room for all its runs).
         let pairCount = (n + 1) / 2
-        @inline(__always) func pairs(_ p: Int) -> Range<Int> { pairCount * p / parts..<pairCount * (p + 1) / parts }
+        @inline(__always) func pairs(_ p: Int) -> Range<Int> { PartRanges.range(p, of: parts, count: pairCount) }
         @inline(__always) func room(_ p: Int) -> Int { 6 * pairs(p).count }
         let stride = neighbourStride(triangles: triangles, signs: signs)
         // Blocks of 2^shift vertices; block k holds the buckets of vertices k << shift up to the
@@ -114,18 +114,13 @@ extension OverlapCandidates {
             }
         }
         // Block k is byBlock[blockStart[k]..<blockStart[k + 1]], part p's stretch of it starting
-        // at stretch[p × blocks + k]: blocks × parts sums, on one thread.
-        var blockStart = [Int](repeating: 0, count: blocks + 1)
-        var sum: Int32 = 0
-        for k in 0..<blocks {
-            blockStart[k] = Int(sum)
-            for p in 0..<parts {
-                let count = stretch[p * blocks + k]
-                stretch[p * blocks + k] = sum
-                sum &+= count
-            }
+        // at stretch[p × blocks + k]: blocks × parts sums, on one thread (every place is below
+        // 3n, so within Int32).
+        let blockStart = stretch.withUnsafeMutableBufferPointer { stretch in
+            PartRanges.bucketMajorFirsts(
+                parts: parts, buckets: blocks, count: { p, k in Int(stretch[p * blocks + k]) },
+                setFirst: { p, k, place in stretch[p * blocks + k] = Int32(truncatingIfNeeded: place) })
         }
-        blockStart[blocks] = Int(sum)
         // Each part moves its runs to its stretches, in its own cursors.
         stretch.withUnsafeMutableBufferPointer { stretch in
             guard let cursorBase = stretch.baseAddress else { return }
