@@ -104,13 +104,11 @@ extension OverlapCandidates {
         // Wrapping adds: a count is at most 3n, below Int32.max (checked above).
         var stretch = [Int32](repeating: 0, count: parts * blocks)
         let keptCounts = stretch.withUnsafeMutableBufferPointer { stretch in
+            // Each part counts its runs into its own row of counts as it keeps them.
             parallelParts(parts) { p in
-                let count = keptRuns(triangles: triangles, signs: signs, pairs: pairs(p), stride: stride, into: keptRoom[p])
-                let counts = UnsafeMutableBufferPointer(rebasing: stretch[p * blocks..<(p + 1) * blocks])
-                for code in keptRoom[p][0..<count] {
-                    counts[bucket(Int32(truncatingIfNeeded: code >> 32), Int32(truncatingIfNeeded: code)) >> shift] &+= 1
-                }
-                return count
+                keptRuns(
+                    triangles: triangles, signs: signs, pairs: pairs(p), stride: stride, into: keptRoom[p],
+                    blockCounts: stretch.baseAddress.map { $0 + p * blocks }, shift: shift)
             }
         }
         // Block k is byBlock[blockStart[k]..<blockStart[k + 1]], part p's stretch of it starting
