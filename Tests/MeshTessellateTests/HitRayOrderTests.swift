@@ -62,7 +62,7 @@ import Testing
                     guard let k = keys.baseAddress, let s = spare.baseAddress, let c = counts.baseAddress else { return [] }
                     for part in 0..<parts {
                         TriangleBVH.countDigits(
-                            k, TriangleBVH.partRange(part, of: parts, count: count), into: c + part * TriangleBVH.orderCounts,
+                            k, PartRanges.range(part, of: parts, count: count), into: c + part * TriangleBVH.orderCounts,
                             passes: 0..<TriangleBVH.digitPasses)
                     }
                     let result = TriangleBVH.radixSort(k, spare: s, count: count, counts: c, parts: parts)

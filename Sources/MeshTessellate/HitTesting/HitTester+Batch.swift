@@ -97,7 +97,7 @@ extension HitTester {
                 adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
                 RayBlockScratch.with(rays: largest, parts: parts) { scratch in
                     for b in 0..<blocks {
-                        let range = TriangleBVH.partRange(b, of: blocks, count: count)
+                        let range = PartRanges.range(b, of: blocks, count: count)
                         // Each block initializes only its own slots, and all finish before this returns.
                         answerBlock(
                             UnsafeBufferPointer(rebasing: input[range]), into: base + range.lowerBound, parts: parts,

@@ -178,7 +178,7 @@ extension HitTester {
         let extremes = triangles.withUnsafeBufferPointer { t in
             parallelParts(parts) { part -> (SIMD3<Int32>, SIMD3<Int32>) in
                 var lo = SIMD3<Int32>(repeating: .max), hi = SIMD3<Int32>(repeating: .min)
-                for i in (count * part / parts)..<(count * (part + 1) / parts) {
+                for i in PartRanges.range(part, of: parts, count: count) {
                     lo = pointwiseMin(lo, t[i])
                     hi = pointwiseMax(hi, t[i])
                 }

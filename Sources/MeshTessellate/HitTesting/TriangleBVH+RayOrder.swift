@@ -31,12 +31,6 @@ extension TriangleBVH {
         Swift.max(1, Swift.min(threads, orderPartsMaximum, count / orderPartMinimum))
     }
 
-    /// Part `part` of `count` items cut into `parts` nearly equal contiguous parts.
-    @inline(__always)
-    static func partRange(_ part: Int, of parts: Int, count: Int) -> Range<Int> {
-        (count * part / parts)..<(count * (part + 1) / parts)
-    }
-
     /// An order of the block `rays` in which neighbours take nearly the same path through the
     /// hierarchy, or `nil` for a block smaller than ``coherentBatchMinimum``: sorted by the octant
     /// of the direction, then by the Morton code of the point where the ray enters the root box
@@ -79,7 +73,7 @@ extension TriangleBVH {
         // Each part writes only its own keys, records and counters.
         parallelChunks(parts, minimumChunk: 1) { chunk in
             for part in chunk {
-                let range = TriangleBVH.partRange(part, of: parts, count: count)
+                let range = PartRanges.range(part, of: parts, count: count)
                 for i in range {
                     let ray = rays[i]
                     (records + i).initialize(to: RayRecord(ray))

@@ -5,7 +5,7 @@ extension TriangleBVH {
     /// equal codes keep their order), returning where the result lies: `keys` or `spare`. A pass
     /// whose digit every key shares moves nothing and is skipped.
     ///
-    /// The keys are cut into `parts` contiguous parts (``partRange(_:of:count:)``), each with its
+    /// The keys are cut into `parts` contiguous parts (`PartRanges.range(_:of:count:)`), each with its
     /// own ``orderCounts`` counters in `counts`, which must hold on entry every digit's count over
     /// the part's keys as they lie in `keys` (``countDigits(_:_:into:passes:)``). A pass hands
     /// each digit's slots out part after part, so part p's keys of a digit land after part p − 1's,
@@ -34,7 +34,7 @@ extension TriangleBVH {
                 parallelChunks(parts, minimumChunk: 1) { chunk in
                     for part in chunk {
                         countDigits(
-                            from.base, partRange(part, of: parts, count: count), into: all.base + part * orderCounts,
+                            from.base, PartRanges.range(part, of: parts, count: count), into: all.base + part * orderCounts,
                             passes: pass..<(pass + 1))
                     }
                 }
@@ -46,7 +46,7 @@ extension TriangleBVH {
             parallelChunks(parts, minimumChunk: 1) { chunk in
                 for part in chunk {
                     let digits = all.base + part * orderCounts + pass * radix
-                    for i in partRange(part, of: parts, count: count) {
+                    for i in PartRanges.range(part, of: parts, count: count) {
                         let key = from.base[i]
                         let d = Int((key >> shift) & mask)
                         let slot = Int(digits[d])
@@ -63,34 +63,14 @@ extension TriangleBVH {
 
     /// Turns the counters of one pass (a digit's count at `counts[part · orderCounts + digit]`
     /// for each part) into each part's first slot of each digit: digit by digit, and within a
-    /// digit part by part. The digits' totals are summed first, each part's counters read in a
-    /// row, so the loop over all parts' counters runs along memory instead of across it
-    /// (3,072 counters a part lie 12 KB apart): this is the only work of the sort on one thread.
+    /// digit part by part (`PartRanges.bucketMajorFirsts`, which reads each part's counters in a
+    /// row, so the loops over all parts' counters run along memory instead of across it: 3,072
+    /// counters a part lie 12 KB apart). This is the only work of the sort on one thread. Slots
+    /// are below the keys' count, which is below `Int32.max`.
     static func firstSlots(_ counts: UnsafeMutablePointer<Int32>, parts: Int) {
-        let radix = 1 << digitBits
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: radix) { next in
-            guard let next = next.baseAddress else { return }
-            next.initialize(repeating: 0, count: radix)
-            for part in 0..<parts {
-                let digits = counts + part * orderCounts
-                for d in 0..<radix { next[d] &+= digits[d] }
-            }
-            // The digits' totals become their first slots.
-            var sum: Int32 = 0
-            for d in 0..<radix {
-                let n = next[d]
-                next[d] = sum
-                sum &+= n
-            }
-            for part in 0..<parts {
-                let digits = counts + part * orderCounts
-                for d in 0..<radix {
-                    let n = digits[d]
-                    digits[d] = next[d]
-                    next[d] &+= n
-                }
-            }
-        }
+        _ = PartRanges.bucketMajorFirsts(
+            parts: parts, buckets: 1 << digitBits, count: { part, d in Int(counts[part * orderCounts + d]) },
+            setFirst: { part, d, slot in counts[part * orderCounts + d] = Int32(truncatingIfNeeded: slot) })
     }
 
     /// Sets the counters of `passes` in `counts` (a part's ``orderCounts``) to how many of

@@ -97,7 +97,7 @@ extension PainterSorter {
                         var lo = Double.infinity, hi = -Double.infinity
                         // Ahead within the positions only, so no pointer goes past them.
                         let prefetchEnd = count - CentroidDepthSort.positionPrefetch
-                        for i in (count * part / parts)..<(count * (part + 1) / parts) {
+                        for i in PartRanges.range(part, of: parts, count: count) {
                             // A line of two positions at a time.
                             if i & 1 == 0, i < prefetchEnd { shims_prefetch(points.value + i + CentroidDepthSort.positionPrefetch) }
                             let p = points.value[i] - anchor

@@ -56,7 +56,7 @@ struct BucketChunks {
     /// the chains still read as runs.
     static let smallestShift = 4
 
-    /// Chains for `n` triangles cut into `parts` parts of `CentroidDepthSort.partRange` into
+    /// Chains for `n` triangles cut into `parts` parts of `PartRanges.range` into
     /// 2^`topBits` buckets, with chunks of about n / (2 · radix · parts) items (at most
     /// 2^`largestShift`), so that the chunks left unfilled (at most one a bucket a part) are at
     /// most half as many items as the triangles.
@@ -70,7 +70,7 @@ struct BucketChunks {
         self.parts = parts
         var starts = [1]
         for p in 0..<parts {
-            let c = CentroidDepthSort.partRange(p, of: n, parts: parts).count
+            let c = PartRanges.range(p, of: parts, count: n).count
             starts.append(starts[p] + ((c + (1 << shift) - 1) >> shift) + radix)
         }
         regionStart = starts

@@ -46,7 +46,7 @@ extension CentroidDepthSort {
             own.cursor.initialize(repeating: 0, count: radix)
             own.chunks.initialize(repeating: 0, count: radix)
             return scatterKeys(
-                triangles: ts.value, z: zs.value, vertexCount: vertices, range: partRange(p, of: n, parts: parts), into: own,
+                triangles: ts.value, z: zs.value, vertexCount: vertices, range: PartRanges.range(p, of: parts, count: n), into: own,
                 firstChunk: regionStart[p], lo: lo, scale: scale, maxCode: maxCode)
         }
         return flags.reduce((0, 0)) { ($0.0 + $1.nan, $0.1 + $1.bad) }

@@ -128,10 +128,6 @@ enum CentroidDepthSort {
     /// The parts the key pass cuts `n` triangles into: one a core, each of at least `minimumPart`.
     static func partCount(_ n: Int) -> Int { Swift.max(1, Swift.min(ProcessInfoCores.count, maximumParts, n / minimumPart)) }
 
-    /// The part `p` of `n` items cut into `parts` parts of about equal size.
-    @inline(__always)
-    static func partRange(_ p: Int, of n: Int, parts: Int) -> Range<Int> { (n * p / parts)..<(n * (p + 1) / parts) }
-
     /// The triangle indices of the items in `buckets`' chains, each bucket gathered into a buffer
     /// of its own and sorted by `BucketSorter`; buckets split among the parts by item count.
     static func sortedBuckets(_ items: UnsafeBufferPointer<Item>, buckets: BucketChunks, tables: BucketChunks.Tables, parts: Int) -> [Int32]
@@ -170,7 +166,7 @@ enum CentroidDepthSort {
         var groups = [0]
         var d = 0
         for p in 1..<parts {
-            let target = n * p / parts
+            let target = PartRanges.range(p, of: parts, count: n).lowerBound
             while d < radix, start[d + 1] <= target { d += 1 }
             groups.append(Swift.max(d, groups[groups.count - 1]))
         }

@@ -32,7 +32,7 @@ extension RadixSort {
         }
         var bitsOut = [UInt32](repeating: 0, count: n)
         var orderOut = [Int32](repeating: 0, count: n)
-        @inline(__always) func range(_ p: Int) -> Range<Int> { n * p / parts..<n * (p + 1) / parts }
+        @inline(__always) func range(_ p: Int) -> Range<Int> { PartRanges.range(p, of: parts, count: n) }
         for pass in 0..<passes {
             let shift = UInt32(pass * digitBits)
             // Each part's count of every digit, in the current order.
@@ -50,34 +50,12 @@ extension RadixSort {
             // cursors from the digits' running sums, on all cores; the running sum of the
             // 2,048 totals on one thread, so the serial work does not grow with the parts.
             var cursors = [Int](repeating: 0, count: parts * radix)
-            var digitStart = [Int](repeating: 0, count: radix)
             cursors.withUnsafeMutableBufferPointer { cur in
-                digitStart.withUnsafeMutableBufferPointer { first in
-                    guard let cBase = cur.baseAddress, let fBase = first.baseAddress else { return }
-                    let cursor = SharedMutableBuffer(base: cBase), firsts = SharedMutableBuffer(base: fBase)
-                    parallelChunks(radix, minimumChunk: cursorDigitsTogether) { digits in
-                        for d in digits {
-                            var total = 0
-                            for p in 0..<parts { total += counts[p][d] }
-                            firsts.base[d] = total
-                        }
-                    }
-                    var sum = 0
-                    for d in 0..<radix {
-                        let total = firsts.base[d]
-                        firsts.base[d] = sum
-                        sum += total
-                    }
-                    parallelChunks(radix, minimumChunk: cursorDigitsTogether) { digits in
-                        for d in digits {
-                            var slot = firsts.base[d]
-                            for p in 0..<parts {
-                                cursor.base[p * radix + d] = slot
-                                slot += counts[p][d]
-                            }
-                        }
-                    }
-                }
+                guard let cBase = cur.baseAddress else { return }
+                let cursor = SharedMutableBuffer(base: cBase)
+                _ = PartRanges.bucketMajorFirsts(
+                    parts: parts, buckets: radix, minimumChunk: cursorDigitsTogether, count: { p, d in counts[p][d] },
+                    setFirst: { p, d, slot in cursor.base[p * radix + d] = slot })
             }
             bits.withUnsafeBufferPointer { src in
                 order.withUnsafeBufferPointer { srcOrder in

@@ -83,8 +83,16 @@ enum ScreenOrientation {
             _ = shims_fetch_or_u8(marks + Int(tri.y), 3)
             _ = shims_fetch_or_u8(marks + Int(tri.z), 3)
         }
-        guard area != 0, area.isFinite, a.z.isFinite, b.z.isFinite, c.z.isFinite else { return 0 }
+        guard area != 0, allFinite(area, a.z, b.z, c.z) else { return 0 }
         return area > 0 ? 1 : -1
+    }
+
+    /// Whether all four values are finite, without a branch each: x − x is +0 exactly for a
+    /// finite x and NaN for an infinite or NaN one, a sum of +0s is +0 and a sum with a NaN is
+    /// NaN, so the sum is 0 exactly when every value is finite (what `isFinite` of each says).
+    @inline(__always)
+    static func allFinite(_ w: Double, _ x: Double, _ y: Double, _ z: Double) -> Bool {
+        ((w - w) + (x - x)) + ((y - y) + (z - z)) == 0
     }
 
     /// The z-component of (b − a) × (c − a) in screen x and y, twice the signed screen area of the

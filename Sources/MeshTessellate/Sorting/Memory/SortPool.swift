@@ -211,7 +211,7 @@ extension SortPool {
         let so = SharedMutableBuffer(base: sb)
         let behind = parallelParts(parts) { part -> Bool in
             var clipped = false
-            for i in (count * part / parts)..<(count * (part + 1) / parts) {
+            for i in PartRanges.range(part, of: parts, count: count) {
                 let h = geometry.clipCoordinates(ofPoints: positions[i])
                 let inFront = h.w > eps
                 so.base[i] = inFront ? SIMD3(h.x, h.y, h.z) / h.w + anchor : .zero

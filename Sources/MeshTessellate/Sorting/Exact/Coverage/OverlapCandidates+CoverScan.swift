@@ -112,9 +112,14 @@ extension OverlapCandidates {
             // Without a second triangle, the look ends as soon as the first is touched.
             var touchedFirst = !inside(first), touchedSecond = e == nil || !inside(second)
             let firstLines = EdgeLines(a, b, d), secondLines = EdgeLines(a2, b2, d2)
+            // In locals: read through `self`, the fields are loaded again for every entry.
+            let (start, members, segments) = (self.start, self.members, self.segments)
             for y in Int(lower.y)...Int(upper.y) {
-                budget -= Int(start[y * nx + x1 + 1] - start[y * nx + x0])
-                for m in Int(start[y * nx + x0])..<Int(start[y * nx + x1 + 1]) {
+                // Cells are in 0..<4096 a side, so the cell numbers cannot overflow.
+                let row = y &* nx
+                let listed = Int(start[row &+ x0])..<Int(start[row &+ x1 &+ 1])
+                budget -= listed.count
+                for m in listed {
                     if touchedFirst && touchedSecond { return (true, true) }
                     let s = segments[Int(members[m])]
                     if !touchedFirst, meets(s, first), OverlapCandidates.touches(s, c, firstLines, touch) { touchedFirst = true }
@@ -266,6 +271,10 @@ extension OverlapCandidates {
 
     /// One block's pass of `CoverScan.flag(into:)`: its budget, and the corners and count of the
     /// triangle settled just before (when known), which a neighbour across an edge off R shares.
+    ///
+    /// `flag(_:)` reads the coverage pass's tables from a local copy of `scan`, made once a block,
+    /// and hands it to `settle` and `decide`: a method of the stored `scan` called from a mutating
+    /// method here is given a fresh copy of all of it (some 300 bytes) every time.
     struct BlockScan {
         let scan: CoverScan
         let out: SharedMutableBuffer<UInt8>
@@ -284,6 +293,7 @@ extension OverlapCandidates {
         /// the box around both needs a closer look, neither overlaps anything, for one look at
         /// those cells instead of two.
         mutating func flag(_ range: Range<Int>) {
+            let scan = self.scan
             let triangles = scan.triangles, signs = scan.signs
             var t = range.lowerBound
             while t + 1 < range.upperBound {
@@ -310,15 +320,15 @@ extension OverlapCandidates {
                     // charged as `coverCount` would.
                     budget -= Int(first.upper.y) - Int(first.lower.y) + Int(second.upper.y) - Int(second.lower.y) + 2
                     let (touchedFirst, touchedSecond) = scan.touched(oriented(t), oriented(t + 1), lower, upper, &budget)
-                    settle(t, touched: touchedFirst)
-                    settle(t + 1, touched: touchedSecond)
+                    settle(t, touched: touchedFirst, in: scan)
+                    settle(t + 1, touched: touchedSecond, in: scan)
                 } else {
-                    decide(t, first)
-                    decide(t + 1, second)
+                    decide(t, first, in: scan)
+                    decide(t + 1, second, in: scan)
                 }
                 t += 2
             }
-            if t < range.upperBound { decide(t, scan.cellBox(triangles[t])) }
+            if t < range.upperBound { decide(t, scan.cellBox(triangles[t]), in: scan) }
         }
 
         /// Triangle t's corners, counterclockwise.
@@ -335,7 +345,8 @@ extension OverlapCandidates {
         }
 
         /// Triangle t's flag when R's segments are tested: kept when touched, else by its count.
-        mutating func settle(_ t: Int, touched: Bool) {
+        /// `scan` is this block's `scan`.
+        mutating func settle(_ t: Int, touched: Bool, in scan: CoverScan) {
             let c = oriented(t)
             let screen = scan.screen
             let count =
@@ -347,8 +358,9 @@ extension OverlapCandidates {
             previous = count.map { (scan.triangles[t], $0) }
         }
 
-        /// Triangle t's flag from its cells, and R's segments when it needs them.
-        mutating func decide(_ t: Int, _ box: (lower: SIMD2<Int16>, upper: SIMD2<Int16>)) {
+        /// Triangle t's flag from its cells, and R's segments when it needs them. `scan` is this
+        /// block's `scan`.
+        mutating func decide(_ t: Int, _ box: (lower: SIMD2<Int16>, upper: SIMD2<Int16>), in scan: CoverScan) {
             let v = scan.triangles[t]
             guard scan.signs[t] != 0 else {
                 out.base[t] = 0

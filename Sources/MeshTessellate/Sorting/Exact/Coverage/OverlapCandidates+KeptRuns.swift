@@ -41,17 +41,20 @@ extension OverlapCandidates {
 
     /// `keptRuns(triangles:signs:pairs:stride:into:)` with the signs from `signs`, asked for once
     /// for each triangle of `pairs` (so a `MadeSigns` makes each of their signs as it goes).
+    /// With `blockCounts`, each run kept a → b also adds 1 to `blockCounts[bucket(a, b) >> shift]`
+    /// as it is written (R's counting sort counts its runs per block of vertices so, without a
+    /// second pass over them).
     @inline(__always)
     static func keptRuns<Signs: TriangleSigns>(
         triangles: UnsafeBufferPointer<SIMD3<Int32>>, signs: Signs, pairs: Range<Int>, stride: Int,
-        into out: UnsafeMutableBufferPointer<UInt64>
+        into out: UnsafeMutableBufferPointer<UInt64>, blockCounts: UnsafeMutablePointer<Int32>? = nil, shift: Int = 0
     ) -> Int {
         guard !pairs.isEmpty, let base = out.baseAddress else { return 0 }
         let vertical = stride > 1
         let ring = vertical ? stride + 1 : 2
         // Plain pointers and a writer struct: captured by closures, the counters were checked
         // for exclusive access at run time on every write.
-        var writer = RunWriter(base: base, capacity: out.count)
+        var writer = RunWriter(base: base, capacity: out.count, blockCounts: blockCounts, shift: shift)
         let waiting = UnsafeMutablePointer<Quad>.allocate(capacity: ring)
         waiting.initialize(repeating: Quad(), count: ring)
         defer { waiting.deallocate() }
@@ -109,12 +112,20 @@ extension OverlapCandidates {
 
         /// Room for the runs written (3 × the triangles), checked in debug builds.
         let capacity: Int
+        /// Each block's count of runs (wrapping adds: at most 3n, below Int32.max), when asked for.
+        let blockCounts: UnsafeMutablePointer<Int32>?
+        let shift: Int
+
+        init(base: UnsafeMutablePointer<UInt64>, capacity: Int, blockCounts: UnsafeMutablePointer<Int32>? = nil, shift: Int = 0) {
+            (self.base, self.capacity, self.blockCounts, self.shift) = (base, capacity, blockCounts, shift)
+        }
 
         @inline(__always)
         mutating func keep(_ a: Int32, _ b: Int32) {
             assert(count < capacity, "keptRuns: more runs than the triangles have")
             base[count] = UInt64(UInt32(bitPattern: a)) << 32 | UInt64(UInt32(bitPattern: b))
             count &+= 1
+            if let blockCounts { blockCounts[OverlapCandidates.bucket(a, b) >> shift] &+= 1 }
         }
 
         /// The runs of triangle v with sign s (none when 0).

@@ -78,7 +78,7 @@ extension OverlapCandidates {
         let parts = Swift.max(1, Swift.min(requested, (n + 1) / 2))
         // Part p's pairs of triangles (2k and 2k + 1), and where its kept runs go (room for all its runs).
         let pairCount = (n + 1) / 2
-        @inline(__always) func pairs(_ p: Int) -> Range<Int> { pairCount * p / parts..<pairCount * (p + 1) / parts }
+        @inline(__always) func pairs(_ p: Int) -> Range<Int> { PartRanges.range(p, of: parts, count: pairCount) }
         @inline(__always) func room(_ p: Int) -> Int { 6 * pairs(p).count }
         let stride = neighbourStride(triangles: triangles, signs: signs)
         // Blocks of 2^shift vertices; block k holds the buckets of vertices k << shift up to the
@@ -104,28 +104,21 @@ extension OverlapCandidates {
         // Wrapping adds: a count is at most 3n, below Int32.max (checked above).
         var stretch = [Int32](repeating: 0, count: parts * blocks)
         let keptCounts = stretch.withUnsafeMutableBufferPointer { stretch in
+            // Each part counts its runs into its own row of counts as it keeps them.
             parallelParts(parts) { p in
-                let count = keptRuns(triangles: triangles, signs: signs, pairs: pairs(p), stride: stride, into: keptRoom[p])
-                let counts = UnsafeMutableBufferPointer(rebasing: stretch[p * blocks..<(p + 1) * blocks])
-                for code in keptRoom[p][0..<count] {
-                    counts[bucket(Int32(truncatingIfNeeded: code >> 32), Int32(truncatingIfNeeded: code)) >> shift] &+= 1
-                }
-                return count
+                keptRuns(
+                    triangles: triangles, signs: signs, pairs: pairs(p), stride: stride, into: keptRoom[p],
+                    blockCounts: stretch.baseAddress.map { $0 + p * blocks }, shift: shift)
             }
         }
         // Block k is byBlock[blockStart[k]..<blockStart[k + 1]], part p's stretch of it starting
-        // at stretch[p × blocks + k]: blocks × parts sums, on one thread.
-        var blockStart = [Int](repeating: 0, count: blocks + 1)
-        var sum: Int32 = 0
-        for k in 0..<blocks {
-            blockStart[k] = Int(sum)
-            for p in 0..<parts {
-                let count = stretch[p * blocks + k]
-                stretch[p * blocks + k] = sum
-                sum &+= count
-            }
+        // at stretch[p × blocks + k]: blocks × parts sums, on one thread (every place is below
+        // 3n, so within Int32).
+        let blockStart = stretch.withUnsafeMutableBufferPointer { stretch in
+            PartRanges.bucketMajorFirsts(
+                parts: parts, buckets: blocks, count: { p, k in Int(stretch[p * blocks + k]) },
+                setFirst: { p, k, place in stretch[p * blocks + k] = Int32(truncatingIfNeeded: place) })
         }
-        blockStart[blocks] = Int(sum)
         // Each part moves its runs to its stretches, in its own cursors.
         stretch.withUnsafeMutableBufferPointer { stretch in
             guard let cursorBase = stretch.baseAddress else { return }

@@ -32,7 +32,7 @@ extension ScreenGrid {
         /// Nil when a non-empty range lies outside the grid or the entries pass `limit`.
         init?(cells: UnsafeBufferPointer<SIMD4<Int32>>, order: UnsafeBufferPointer<Int32>?, grid: ScreenGrid, bands: Int, limit: Int) {
             let n = cells.count, parts = bands
-            @inline(__always) func partPlaces(_ p: Int) -> Range<Int> { n * p / parts..<n * (p + 1) / parts }
+            @inline(__always) func partPlaces(_ p: Int) -> Range<Int> { PartRanges.range(p, of: parts, count: n) }
             var ranges = [SIMD4<Int32>](unsafeUninitializedCapacity: order == nil ? 0 : n) { _, initialized in
                 initialized = order == nil ? 0 : n
             }
@@ -67,17 +67,10 @@ extension ScreenGrid {
             }
             // Part p's stretch of band b's list from cursor[p × bands + b].
             var cursor = [Int](repeating: 0, count: parts * bands)
-            var start = [Int](repeating: 0, count: bands + 1)
-            var sum = 0
-            for b in 0..<bands {
-                start[b] = sum
-                for p in 0..<parts {
-                    cursor[p * bands + b] = sum
-                    sum += counted[p]?.reach[b] ?? 0
-                }
-            }
-            start[bands] = sum
-            let listed = sum
+            let start = PartRanges.bucketMajorFirsts(
+                parts: parts, buckets: bands, count: { p, b in counted[p]?.reach[b] ?? 0 },
+                setFirst: { p, b, place in cursor[p * bands + b] = place })
+            let listed = start[bands]
             let copied = UncheckedSendable(ranges)
             places = [Int32](unsafeUninitializedCapacity: listed) { buffer, initialized in
                 if let base = buffer.baseAddress {

@@ -305,7 +305,7 @@ enum DepthRankedOrder {
                     return parallelParts(parts) { part -> PartBounds in
                         var lo = SIMD2<Double>(.infinity, .infinity), hi = SIMD2<Double>(-.infinity, -.infinity)
                         var extent = 0.0
-                        for slot in m * part / parts..<m * (part + 1) / parts {
+                        for slot in PartRanges.range(part, of: parts, count: m) {
                             let t = Int(list[slot])
                             let tri = tris[t]
                             let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
