@@ -311,11 +311,16 @@ enum DepthRankedOrder {
                             let a = s[Int(tri.x)], b = s[Int(tri.y)], c = s[Int(tri.z)]
                             let mnx = min(a.x, b.x, c.x), mny = min(a.y, b.y, c.y)
                             let mxx = max(a.x, b.x, c.x), mxy = max(a.y, b.y, c.y)
-                            let zmin = Float.roundedDown(min(a.z, b.z, c.z))
+                            // The box and the depth range rounded outward, each lane as `Float.roundedDown`
+                            // and `roundedUp` round it (`outwardBox`: the same bits, in vector operations;
+                            // the depth range in lanes 0 and 2, the others padding).
+                            let depth = Float.outwardBox(
+                                lower: SIMD2(min(a.z, b.z, c.z), 0), upper: SIMD2(max(a.z, b.z, c.z), 0))
+                            let zmin = depth.x
                             countTurns(tri, sign: sign[t], a, b, c, into: turns, atomically: atomically)
                             slotBase.base[slot] = Entry(
-                                box: SIMD4(Float.roundedDown(mnx), Float.roundedDown(mny), Float.roundedUp(mxx), Float.roundedUp(mxy)),
-                                depth: SIMD2(zmin, Float.roundedUp(max(a.z, b.z, c.z))), first: .zero,
+                                box: Float.outwardBox(lower: SIMD2(mnx, mny), upper: SIMD2(mxx, mxy)),
+                                depth: SIMD2(zmin, depth.z), first: .zero,
                                 slot: Int32(truncatingIfNeeded: slot), triangle: tri, depths: SIMD3(a.z, b.z, c.z), sign: sign[t],
                                 certain: ScreenOrientation.area(a, b, c).certain)
                             keyBase.base[slot] = RadixSort.orderedBits(zmin)
