@@ -10,14 +10,13 @@ import Testing
 // against one thread and against measuring and searching every cell.
 
 @Suite struct AutomaticStepsReuseTests {
-    /// Meshes that take several rounds (held-out ripples whose cells grow, and irregular
-    /// vertices) and every diagonal policy's kind of drawing.
+    /// Meshes that take several rounds (held-out ripples whose cells grow) and one with an
+    /// irregular vertex; small enough for a debug build.
     static func meshes() throws -> [(name: String, document: MeshDocument, tolerance: Double?)] {
         var meshes: [(String, MeshDocument, Double?)] = []
         for ripple in [AutomaticRippleFamilyTests.ripples[1], AutomaticStepsTests.heldOutRipples[1], AutomaticInteriorTests.ripples[2]] {
             meshes.append(("\(ripple)", AutomaticStepsTests.document(try ripple.mesh(), size: ripple.side), ripple.tolerance))
         }
-        meshes.append(("icosahedron", try IsolationSupport.icosahedron(), nil))
         meshes.append(("fan 5", try IsolationSupport.fan(valence: 5), nil))
         return meshes
     }
@@ -26,11 +25,11 @@ import Testing
         a.count == b.count && zip(a, b).allSatisfy { p, q in (0..<3).allSatisfy { p[$0].bitPattern == q[$0].bitPattern } }
     }
 
-    /// On 2 and 5 threads (the cells' searches split into as many parts), every policy gives the
-    /// same triangles, positions, normals, rounds and largest deviation as on one thread.
+    /// On 2 and 5 threads (the cells' searches split into as many parts, at most the cores), the
+    /// shortest and centre diagonals give the same triangles, positions, normals, rounds and largest deviation as on one thread.
     @Test func allCoresGiveTheOneThreadOutput() throws {
         for (name, document, tolerance) in try AutomaticStepsReuseTests.meshes() {
-            for policy in [DiagonalPolicy.shortest, .first, .center, .surface] {
+            for policy in [DiagonalPolicy.shortest, .center] {
                 let tessellator = try AdaptiveTessellator(mesh: document.mesh, options: TessellationOptions(diagonal: policy))
                 func run(_ threads: Int) throws -> AdaptiveTessellation {
                     try ParallelLimit.withThreads(threads) {
