@@ -23,28 +23,14 @@ import Testing
     /// no neighbour is redrawn; each grown cell is drawn around a grid of its own (in a ring or
     /// strips, as chosen) and measures within τ in the next build.
     @Test func refiningInteriorsKeepsEverySide() throws {
-        let ripple = AutomaticStepsTests.heldOutRipples[1]
-        let mesh = try ripple.mesh()
-        let document = AutomaticStepsTests.document(mesh, size: ripple.side)
-        let tessellator = try AdaptiveTessellator(mesh: mesh)
-        let surfaces = tessellator.surfaces
-        let scale = document.geometry.pointScale
-        let control = FaceSurfaces.homogeneous(vertices: mesh.vertices, weights: surfaces.topology.vertexWeights(faces: mesh.faces))
-        let patches = AdaptiveTessellator.patches(surfaces: surfaces, control: control)
-        let cells = try AdaptiveCell.cells(surfaces: surfaces, patches: patches, isolations: []).cells
-        var rates = try CellRates.estimate(cells: cells, scale: scale, policy: .shortest, tolerance: ripple.tolerance)
-        let before = try AdaptiveLayout(
-            surfaces: surfaces, cells: cells, isolationOfVertex: [:], rates: rates, policy: .shortest, maximumTriangles: 1 << 30)
-        let built = AdaptiveBuild(cells: cells, layout: before, isolations: [], scale: scale, policy: .shortest)
+        let round = try FirstRound(AutomaticStepsTests.heldOutRipples[1])
+        let (ripple, cells, scale, before, built) = (round.ripple, round.cells, round.scale, round.layout, round.built)
+        var rates = round.rates
         let failing = cells.indices.filter { !(built.deviations[$0] <= ripple.tolerance / AdaptiveTessellator.unmeasuredMargin) }
         #expect(!failing.isEmpty, "the first round of this ripple has cells over τ to grow")
-        let search = InteriorSearch(
-            cells: cells, layout: before, points: built.unitPositions.map { $0 * scale },
-            sampler: FaceSampler(cells: cells, isolations: [], scale: scale), policy: .shortest, scale: scale)
-        let left = rates.searchInteriors(failing, search: search, tolerance: ripple.tolerance, raising: false)
+        let left = rates.searchInteriors(failing, search: round.search, tolerance: ripple.tolerance, raising: false)
         #expect(left.unserved.isEmpty && !left.raised)
-        let after = try AdaptiveLayout(
-            surfaces: surfaces, cells: cells, isolationOfVertex: [:], rates: rates, policy: .shortest, maximumTriangles: 1 << 30)
+        let after = try round.layout(rates)
         #expect(after.segments.map(\.rate) == before.segments.map(\.rate))
         #expect(after.nodes.count == before.nodes.count)
         let rebuilt = AdaptiveBuild(cells: cells, layout: after, isolations: [], scale: scale, policy: .shortest)
@@ -61,25 +47,13 @@ import Testing
     /// segment more each way: rates only grow, and every side it touches gains only what the
     /// grid asks. Checked on the 26 × 16 held-out ripple, whose first round has such cells.
     @Test func failingCellsTakeTheirSidesRatesWhereCheaper() throws {
-        let ripple = AutomaticRippleFamilyTests.ripples[1]
-        let mesh = try ripple.mesh()
-        let document = AutomaticStepsTests.document(mesh, size: ripple.side)
-        let tessellator = try AdaptiveTessellator(mesh: mesh)
-        let surfaces = tessellator.surfaces
-        let scale = document.geometry.pointScale
-        let control = FaceSurfaces.homogeneous(vertices: mesh.vertices, weights: surfaces.topology.vertexWeights(faces: mesh.faces))
-        let patches = AdaptiveTessellator.patches(surfaces: surfaces, control: control)
-        let cells = try AdaptiveCell.cells(surfaces: surfaces, patches: patches, isolations: []).cells
-        var rates = try CellRates.estimate(cells: cells, scale: scale, policy: .shortest, tolerance: ripple.tolerance)
+        let round = try FirstRound(AutomaticRippleFamilyTests.ripples[1])
+        let (ripple, mesh, cells, scale, layout, built) = (round.ripple, round.mesh, round.cells, round.scale, round.layout, round.built)
+        var rates = round.rates
         let before = rates
-        let layout = try AdaptiveLayout(
-            surfaces: surfaces, cells: cells, isolationOfVertex: [:], rates: rates, policy: .shortest, maximumTriangles: 1 << 30)
-        let built = AdaptiveBuild(cells: cells, layout: layout, isolations: [], scale: scale, policy: .shortest)
         let target = ripple.tolerance / AdaptiveTessellator.unmeasuredMargin
         let failing = cells.indices.filter { !(built.deviations[$0] <= target) }
-        let search = InteriorSearch(
-            cells: cells, layout: layout, points: built.unitPositions.map { $0 * scale },
-            sampler: FaceSampler(cells: cells, isolations: [], scale: scale), policy: .shortest, scale: scale)
+        let search = round.search
         let result = rates.searchInteriors(failing, search: search, tolerance: ripple.tolerance)
         let raised = failing.filter { rates.u[$0] != before.u[$0] || rates.v[$0] != before.v[$0] }
         #expect(result.raised == !raised.isEmpty)

@@ -46,32 +46,20 @@ import Testing
     /// have fewer triangles.
     @Test func stripsAndCheaperInteriorsTileTheirCells() throws {
         let ripple = AutomaticStripInteriorTests.ripple
-        let mesh = try ripple.mesh()
-        let document = AutomaticStepsTests.document(mesh, size: ripple.side)
-        let tessellator = try AdaptiveTessellator(mesh: mesh)
-        let surfaces = tessellator.surfaces
-        let scale = document.geometry.pointScale
-        let control = FaceSurfaces.homogeneous(vertices: mesh.vertices, weights: surfaces.topology.vertexWeights(faces: mesh.faces))
-        let patches = AdaptiveTessellator.patches(surfaces: surfaces, control: control)
-        let cells = try AdaptiveCell.cells(surfaces: surfaces, patches: patches, isolations: []).cells
         let mark = ripple.tolerance / AdaptiveTessellator.unmeasuredMargin
-        var rates = try CellRates.estimate(cells: cells, scale: scale, policy: .shortest, tolerance: ripple.tolerance)
-        let before = try AdaptiveLayout(
-            surfaces: surfaces, cells: cells, isolationOfVertex: [:], rates: rates, policy: .shortest, maximumTriangles: 1 << 30)
-        let built = AdaptiveBuild(cells: cells, layout: before, isolations: [], scale: scale, policy: .shortest, mark: mark)
+        let round = try FirstRound(ripple, mark: mark)
+        let (cells, scale, before, built) = (round.cells, round.scale, round.layout, round.built)
+        var rates = round.rates
         let failing = cells.indices.filter { !(built.deviations[$0] <= mark) }
         let passing = cells.indices.filter { built.deviations[$0] <= mark }
-        let search = InteriorSearch(
-            cells: cells, layout: before, points: built.unitPositions.map { $0 * scale },
-            sampler: FaceSampler(cells: cells, isolations: [], scale: scale), policy: .shortest, scale: scale)
+        let search = round.search
         let left = rates.searchInteriors(failing, search: search, tolerance: ripple.tolerance, raising: false).unserved
         let cheapened = rates.cheapenInteriors(passing, search: search, tolerance: ripple.tolerance)
         // One cell of this ripple is served by no interior (it takes more side samples later).
         let refined = failing.filter { !left.contains($0) }
         #expect(!refined.isEmpty)
         #expect(!cheapened.isEmpty, "some passing cells have a cheaper drawing that passes")
-        let after = try AdaptiveLayout(
-            surfaces: surfaces, cells: cells, isolationOfVertex: [:], rates: rates, policy: .shortest, maximumTriangles: 1 << 30)
+        let after = try round.layout(rates)
         #expect(after.segments.map(\.rate) == before.segments.map(\.rate))
         let rebuilt = AdaptiveBuild(
             cells: cells, layout: after, isolations: [], scale: scale, policy: .shortest, keepParameters: true, mark: mark)

@@ -18,7 +18,8 @@ struct AdaptiveBuild {
 
     init(
         cells: [AdaptiveCell], layout: AdaptiveLayout, isolations: [VertexIsolation], scale: SIMD3<Double>,
-        policy: DiagonalPolicy, keepParameters: Bool = false, measured: MeasuredCells? = nil, mark: Double = 0
+        policy: DiagonalPolicy, keepParameters: Bool = false, measured: MeasuredCells? = nil, mark: Double = 0,
+        earlier: EarlierSamples? = nil
     ) {
         let sampler = FaceSampler(cells: cells, isolations: isolations, scale: scale)
         let count = layout.vertexCount
@@ -31,9 +32,9 @@ struct AdaptiveBuild {
                     guard let bf = pf.baseAddress, let bt = pt.baseAddress, let bn = pn.baseAddress else { return }
                     let out = SampleOutput(
                         from: SharedMutableBuffer(base: bf), to: SharedMutableBuffer(base: bt), normals: SharedMutableBuffer(base: bn))
-                    AdaptiveBuild.sampleNodes(layout: layout, sampler: sampler, out: out)
-                    AdaptiveBuild.sampleSegments(layout: layout, sampler: sampler, out: out)
-                    AdaptiveBuild.sampleCells(layout: layout, sampler: sampler, policy: policy, out: out)
+                    AdaptiveBuild.sampleNodes(layout: layout, sampler: sampler, out: out, earlier: earlier)
+                    AdaptiveBuild.sampleSegments(layout: layout, sampler: sampler, out: out, earlier: earlier)
+                    AdaptiveBuild.sampleCells(layout: layout, sampler: sampler, policy: policy, out: out, earlier: earlier)
                 }
             }
         }
@@ -44,6 +45,7 @@ struct AdaptiveBuild {
         var sourceFaces = [Int32](repeating: 0, count: layout.triangleCount)
         var deviations = [Double](repeating: 0, count: cells.count)
         let points = to.map { $0 * scale }
+        let drawing = CellDrawing(cells: cells, layout: layout, points: points)
         var parameters = [SIMD2<Double>](repeating: .zero, count: keepParameters ? 3 * layout.triangleCount : 0)
         parameters.withUnsafeMutableBufferPointer { pp in
             let parameterBase = pp.baseAddress.map { SharedMutableBuffer(base: $0) }
@@ -62,7 +64,7 @@ struct AdaptiveBuild {
                             stitcher.mark = mark
                             for c in range {
                                 stitcher.start(cell: c, cells[c], cursor: layout.triangleBase[c])
-                                let known = measured?.deviation(c)
+                                let known = measured?.deviation(c, current: drawing)
                                 stitcher.measuring = known == nil
                                 stitcher.run()
                                 let face = Int32(truncatingIfNeeded: cells[c].face)
@@ -92,9 +94,10 @@ struct AdaptiveBuild {
         }
     }
 
-    static func sampleNodes(layout: AdaptiveLayout, sampler: FaceSampler, out: SampleOutput) {
+    static func sampleNodes(layout: AdaptiveLayout, sampler: FaceSampler, out: SampleOutput, earlier: EarlierSamples? = nil) {
         parallelChunks(layout.nodes.count, minimumChunk: 4096) { range in
             for i in range {
+                if let earlier, earlier.copyNode(i, layout: layout, out: out) { continue }
                 switch layout.nodes[i] {
                 case let .patch(cell, corner):
                     out.write(i, sampler.sample(cell: Int(cell), UnitSquare.corner(Int(corner))))
@@ -109,12 +112,13 @@ struct AdaptiveBuild {
         }
     }
 
-    static func sampleSegments(layout: AdaptiveLayout, sampler: FaceSampler, out: SampleOutput) {
+    static func sampleSegments(layout: AdaptiveLayout, sampler: FaceSampler, out: SampleOutput, earlier: EarlierSamples? = nil) {
         parallelChunks(layout.segments.count, minimumChunk: 2048) { range in
             for s in range {
                 let segment = layout.segments[s]
                 let n = segment.rate
                 guard n > 1, segment.cell >= 0 else { continue }
+                if let earlier, earlier.copySegment(s, layout: layout, out: out) { continue }
                 for t in 1..<n {
                     let fraction = segment.fractionA + (segment.fractionB - segment.fractionA) * Double(t) / Double(n)
                     out.write(segment.base + t - 1, sampler.sample(cell: Int(segment.cell), UnitSquare.side(Int(segment.side), fraction)))
@@ -123,9 +127,12 @@ struct AdaptiveBuild {
         }
     }
 
-    static func sampleCells(layout: AdaptiveLayout, sampler: FaceSampler, policy: DiagonalPolicy, out: SampleOutput) {
+    static func sampleCells(
+        layout: AdaptiveLayout, sampler: FaceSampler, policy: DiagonalPolicy, out: SampleOutput, earlier: EarlierSamples? = nil
+    ) {
         parallelChunks(layout.kind.count, minimumChunk: 512) { range in
             for c in range {
+                if let earlier, earlier.copyInside(cell: c, layout: layout, policy: policy, out: out) { continue }
                 let nu = layout.nu[c], nv = layout.nv[c]
                 switch layout.kind[c] {
                 case .single:

@@ -84,13 +84,18 @@ public struct AdaptiveTessellator: Sendable {
         var rates = try CellRates.estimate(cells: cells, scale: scale, policy: diagonal, tolerance: tau)
         var round = 1
         var measured: MeasuredCells?
+        // Whether this round is drawn from new rates (the first, or after rates grew).
+        var newRates = true
+        var settled: SettledCells?
+        // The last round's samples, taken over where this round samples alike.
+        var earlier: EarlierSamples?
         while true {
             let layout = try AdaptiveLayout(
                 surfaces: surfaces, cells: cells, isolationOfVertex: isolationOfVertex, rates: rates, policy: diagonal,
                 maximumTriangles: maximumTriangles)
             let built = AdaptiveBuild(
                 cells: cells, layout: layout, isolations: isolations, scale: scale, policy: diagonal, keepParameters: keepParameters,
-                measured: measured, mark: tau / AdaptiveTessellator.unmeasuredMargin)
+                measured: measured, mark: tau / AdaptiveTessellator.unmeasuredMargin, earlier: earlier)
             var worst = 0.0
             var failing: [Int] = []
             for c in cells.indices {
@@ -111,19 +116,20 @@ public struct AdaptiveTessellator: Sendable {
             // finitely many rounds; a failing cell at the most segments everywhere is refused
             // below, and a layout over the budget is refused by `AdaptiveLayout`.
             let search =
-                measured == nil || !failing.isEmpty
+                newRates || !failing.isEmpty
                 ? InteriorSearch(
-                    cells: cells, layout: layout, points: built.unitPositions.map { $0 * scale },
-                    sampler: FaceSampler(cells: cells, isolations: isolations, scale: scale), policy: diagonal, scale: scale) : nil
+                    cells: cells, layout: layout, points: built.unitPositions.map { $0 * scale }, policy: diagonal, scale: scale)
+                : nil
             var cheapened: [Int] = []
-            if measured == nil, let search {
+            if newRates, let search {
                 // A round drawn from new rates (the first, or after rates grew) drew each cell
                 // from its own rates, but its sides carry the larger need of the cells on
                 // either side: many pass with a coarser interior.
                 var isFailing = [Bool](repeating: false, count: cells.count)
                 for c in failing { isFailing[c] = true }
-                cheapened = rates.cheapenInteriors(
-                    cells.indices.filter { cells[$0].patch != nil && !isFailing[$0] }, search: search, tolerance: tau)
+                let passing = cells.indices.filter { cells[$0].patch != nil && !isFailing[$0] }
+                cheapened = rates.cheapenInteriors(passing, search: search, tolerance: tau, settled: settled)
+                settled = SettledCells(drawing: search.drawing, searched: passing, changed: cheapened)
             }
             if let search, !failing.isEmpty || !cheapened.isEmpty {
                 let aggressive = round >= AdaptiveTessellator.gentleRounds
@@ -135,12 +141,12 @@ public struct AdaptiveTessellator: Sendable {
                 let refined = rest.count < failing.count
                 let grown = !rest.isEmpty && rates.densify(rest, deviations: built.deviations, tolerance: tau, aggressive: aggressive)
                 let densified = grown || raised
-                // Only the refined cells are redrawn when no rate grew.
-                measured =
-                    densified
-                    ? nil
-                    : MeasuredCells(
-                        deviations: built.deviations, unchanged: AdaptiveTessellator.unchanged(cells.count, except: failing + cheapened))
+                // Only the refined cells are redrawn when no rate grew; when rates grew, the
+                // cells drawn alike are not measured again (`MeasuredCells`).
+                measured = MeasuredCells(
+                    deviations: built.deviations, unchanged: AdaptiveTessellator.unchanged(cells.count, except: failing + cheapened),
+                    earlier: densified ? search.drawing : nil)
+                newRates = densified
                 guard refined || densified || !cheapened.isEmpty else {
                     let c = failing.max { built.deviations[$0] < built.deviations[$1] } ?? failing[0]
                     throw MeshError(
@@ -148,6 +154,7 @@ public struct AdaptiveTessellator: Sendable {
                         "a tolerance of \(tau) points is not met on this face even with the most segments (\(AdaptiveTessellator.maximumRate)); measured \(built.deviations[c]) points at that"
                     )
                 }
+                earlier = EarlierSamples(layout: layout, build: built)
                 round += 1
                 continue
             }

@@ -18,9 +18,11 @@ struct InteriorSearch {
     let layout: AdaptiveLayout
     /// The built positions in points, every output vertex.
     let points: [Point3D]
-    let sampler: FaceSampler
     let policy: DiagonalPolicy
     let scale: SIMD3<Double>
+
+    /// The layout and points the search draws its candidates with.
+    var drawing: CellDrawing { CellDrawing(cells: cells, layout: layout, points: points) }
 
     /// Candidates drawn at most per cell: each costs one stitch of the cell. The cheapest
     /// candidates are often too coarse, so fewer trials (24 were measured) leave cells that an
@@ -86,6 +88,9 @@ struct InteriorSearch {
         return found
     }
 
+    /// An interior that measures within the target: its grid, how it meets the sides, its triangles.
+    typealias Found = (rates: SIMD2<Int>, shape: CellRates.InteriorShape, cost: Int)
+
     /// The cheapest interior for cell c that measures within `target`, with its triangles,
     /// costing more than `least` triangles, other than `excluding` (the drawing the cell has),
     /// and at most `limit` segments each way; `nil` when none of the candidates tried does.
@@ -94,7 +99,7 @@ struct InteriorSearch {
     func cheapestPassing(
         cell c: Int, least: Int, below most: Int = .max, excluding: (SIMD2<Int>, CellRates.InteriorShape)?, limit: Int,
         target: Double, scratch: inout [Point3D], out: inout [SIMD3<Int32>]
-    ) -> (rates: SIMD2<Int>, shape: CellRates.InteriorShape, cost: Int)? {
+    ) -> Found? {
         guard let patch = cells[c].patch, limit >= 2 else { return nil }
         let sides = SIMD4(layout.sideRate(c, 0), layout.sideRate(c, 1), layout.sideRate(c, 2), layout.sideRate(c, 3))
         var candidates = self.candidates(cell: c, sides: sides, limit: limit).filter { candidate in
@@ -205,6 +210,32 @@ struct InteriorSearch {
     }
 }
 
+extension InteriorSearch {
+    /// Cells one part of a parallel search takes at least: a cell's search costs from nothing (a
+    /// cell not drawn inside a ring or strips) to ``mostTrials`` stitches, so fewer cells a part
+    /// would not pay for its copy of `points`.
+    static let leastCellsPerPart = 8
+
+    /// `body(c, scratch, out)` for every c of `cells`, on all cores, the results in the order of
+    /// `cells`. Part p takes every parts-th cell from the p-th, so the cells that search long
+    /// (which lie together, where the surface bends most) are spread over the parts; each part
+    /// has its own `scratch` (starting as `points`) and `out`.
+    ///
+    /// The same results as one `body` after the other on one thread: a cell's search reads only
+    /// the layout, the built points, the cell's own patch and whatever `body` captured before the
+    /// parts start, and writes only its scratch, which every candidate overwrites past `points`
+    /// before reading (``cheapestPassing(cell:least:below:excluding:limit:target:scratch:out:)``).
+    func eachCell<Result>(_ cells: [Int], _ body: (Int, inout [Point3D], inout [SIMD3<Int32>]) -> Result) -> [Result] {
+        let parts = Swift.max(1, Swift.min(ProcessInfoCores.count, cells.count / InteriorSearch.leastCellsPerPart))
+        let found = parallelParts(parts) { p -> [Result] in
+            var scratch = points
+            var out: [SIMD3<Int32>] = []
+            return stride(from: p, to: cells.count, by: parts).map { body(cells[$0], &scratch, &out) }
+        }
+        return cells.indices.map { found[$0 % parts][$0 / parts] }
+    }
+}
+
 extension CellRates {
     /// Gives each of `cells` the cheapest interior grid inside a joining ring that measures within
     /// τ with its sides as they are (``InteriorSearch``), up to ``interiorReach`` times its sides'
@@ -215,39 +246,42 @@ extension CellRates {
     /// Returns the cells for which no candidate passed (left unchanged): they need more samples
     /// on their sides; and whether a cell took denser rates, which reach its sides (so every
     /// cell is measured again).
+    ///
+    /// The cells are searched on all cores (``InteriorSearch/eachCell(_:_:)``) and take what
+    /// they found in the order of `failing`: a cell's search reads only its own rates and
+    /// interior, which no other cell's result changes.
     mutating func searchInteriors(
         _ failing: [Int], search: InteriorSearch, tolerance: Double, raising: Bool = true
     ) -> (unserved: [Int], raised: Bool) {
         if interior.count != u.count { interior = [SIMD2<Int>](repeating: .zero, count: u.count) }
-        let layout = search.layout
         if interiorShape.count != u.count { interiorShape = [InteriorShape](repeating: .ring, count: u.count) }
-        var unchanged: [Int] = []
-        var raised = false
-        var scratch = search.points
-        var out: [SIMD3<Int32>] = []
-        for c in failing {
+        let layout = search.layout
+        let asSearched = self
+        let target = tolerance / AdaptiveTessellator.unmeasuredMargin
+        let results = search.eachCell(failing) { c, scratch, out -> (found: InteriorSearch.Found?, raised: SIMD2<Int>?) in
             let sides = SIMD2(max(layout.sideRate(c, 0), layout.sideRate(c, 2)), max(layout.sideRate(c, 1), layout.sideRate(c, 3)))
             let limit = min(AdaptiveTessellator.maximumRate, CellRates.interiorReach * max(sides.x, sides.y, 2))
             // The first search of a cell may take any interior but the one it drew; once the
             // cell has an interior of its own, only one of more triangles.
-            let least = interiorGrid(c) != nil ? layout.triangleBase[c + 1] - layout.triangleBase[c] : 0
+            let least = asSearched.interiorGrid(c) != nil ? layout.triangleBase[c + 1] - layout.triangleBase[c] : 0
             let drawn = CellRates.drawnInterior(c, layout: layout)
             let found = search.cheapestPassing(
-                cell: c, least: least, excluding: drawn, limit: limit, target: tolerance / AdaptiveTessellator.unmeasuredMargin,
-                scratch: &scratch, out: &out)
+                cell: c, least: least, excluding: drawn, limit: limit, target: target, scratch: &scratch, out: &out)
             // A cell drawn from its own rates may do better as a grid as dense as its sides (or
             // one segment denser), though that reaches its neighbours' sides.
-            if raising, interiorGrid(c) == nil,
-                let grid = search.raisedGrid(
-                    cell: c, rates: SIMD2(u[c], v[c]), below: found?.cost ?? .max,
-                    target: tolerance / AdaptiveTessellator.unmeasuredMargin)
-            {
+            guard raising, asSearched.interiorGrid(c) == nil else { return (found, nil) }
+            let raised = search.raisedGrid(
+                cell: c, rates: SIMD2(asSearched.u[c], asSearched.v[c]), below: found?.cost ?? .max, target: target)
+            return (found, raised)
+        }
+        var unchanged: [Int] = []
+        var raised = false
+        for (c, result) in zip(failing, results) {
+            if let grid = result.raised {
                 u[c] = grid.x
                 v[c] = grid.y
                 raised = true
-                continue
-            }
-            if let found {
+            } else if let found = result.found {
                 interior[c] = found.rates
                 interiorShape[c] = found.shape
             } else {
@@ -274,26 +308,30 @@ extension CellRates {
     /// with its sides as they are, if any. A cell's own rates were estimated for the cell alone,
     /// but the sides carry the larger need of the cells on either side, and a ring or strips
     /// zipped to denser sides often pass with a coarser interior. Returns the cells changed.
-    mutating func cheapenInteriors(_ passing: [Int], search: InteriorSearch, tolerance: Double) -> [Int] {
+    /// The cells are searched on all cores (``InteriorSearch/eachCell(_:_:)``), each on its own;
+    /// those `settled` finds drawn as when they last found nothing are not searched again.
+    mutating func cheapenInteriors(_ passing: [Int], search: InteriorSearch, tolerance: Double, settled: SettledCells? = nil) -> [Int] {
         if interior.count != u.count { interior = [SIMD2<Int>](repeating: .zero, count: u.count) }
         if interiorShape.count != u.count { interiorShape = [InteriorShape](repeating: .ring, count: u.count) }
         let layout = search.layout
-        var changed: [Int] = []
-        var scratch = search.points
-        var out: [SIMD3<Int32>] = []
-        for c in passing {
-            guard let drawn = CellRates.drawnInterior(c, layout: layout) else { continue }
+        let target = tolerance / AdaptiveTessellator.unmeasuredMargin
+        let current = search.drawing
+        let results = search.eachCell(passing) { c, scratch, out -> InteriorSearch.Found? in
+            guard let drawn = CellRates.drawnInterior(c, layout: layout), !(settled?.settles(c, current: current) ?? false) else {
+                return nil
+            }
             let sides = SIMD2(max(layout.sideRate(c, 0), layout.sideRate(c, 2)), max(layout.sideRate(c, 1), layout.sideRate(c, 3)))
             let limit = min(AdaptiveTessellator.maximumRate, CellRates.interiorReach * max(sides.x, sides.y, 2))
             let count = layout.triangleBase[c + 1] - layout.triangleBase[c]
-            if let found = search.cheapestPassing(
-                cell: c, least: 0, below: count, excluding: drawn, limit: limit,
-                target: tolerance / AdaptiveTessellator.unmeasuredMargin, scratch: &scratch, out: &out)
-            {
-                interior[c] = found.rates
-                interiorShape[c] = found.shape
-                changed.append(c)
-            }
+            return search.cheapestPassing(
+                cell: c, least: 0, below: count, excluding: drawn, limit: limit, target: target, scratch: &scratch, out: &out)
+        }
+        var changed: [Int] = []
+        for (c, result) in zip(passing, results) {
+            guard let found = result else { continue }
+            interior[c] = found.rates
+            interiorShape[c] = found.shape
+            changed.append(c)
         }
         return changed
     }

@@ -25,6 +25,18 @@ struct MeasuredRates {
 
     func point(_ u: Double, _ v: Double) -> Point3D { patch.position(u: u, v: v) * scale }
 
+    /// The nu × nv grid's (nu + 1)(nv + 1) points, row by row from v = 0, at the parameters
+    /// (i·(1/nu), j·(1/nv)).
+    func gridPoints(nu: Int, nv: Int) -> [Point3D] {
+        let du = 1 / Double(nu), dv = 1 / Double(nv)
+        var grid = [Point3D]()
+        grid.reserveCapacity((nu + 1) * (nv + 1))
+        for j in 0...nv {
+            for i in 0...nu { grid.append(point(Double(i) * du, Double(j) * dv)) }
+        }
+        return grid
+    }
+
     static func distance(_ a: Point3D, _ b: Point3D) -> Double {
         let d = a - b
         return (d * d).sum().squareRoot()
@@ -63,11 +75,7 @@ struct MeasuredRates {
     /// centroid and edge midpoints. Stops at the first point over.
     func fits(nu: Int, nv: Int, target: Double) -> Bool {
         let du = 1 / Double(nu), dv = 1 / Double(nv)
-        var grid = [Point3D]()
-        grid.reserveCapacity((nu + 1) * (nv + 1))
-        for j in 0...nv {
-            for i in 0...nu { grid.append(point(Double(i) * du, Double(j) * dv)) }
-        }
+        let grid = gridPoints(nu: nu, nv: nv)
         func at(_ i: Int, _ j: Int) -> Int32 { Int32(truncatingIfNeeded: j * (nu + 1) + i) }
         func within(_ u: Double, _ v: Double, _ linear: Point3D) -> Bool {
             MeasuredRates.distance(point(u, v), linear) <= target
@@ -215,11 +223,7 @@ struct MeasuredRates {
     /// over `mark`, some distance over it.
     func measuredAsBuilt(nu: Int, nv: Int, mark: Double) -> Double {
         let du = 1 / Double(nu), dv = 1 / Double(nv)
-        var grid = [Point3D]()
-        grid.reserveCapacity((nu + 1) * (nv + 1))
-        for j in 0...nv {
-            for i in 0...nu { grid.append(point(Double(i) * du, Double(j) * dv)) }
-        }
+        let grid = gridPoints(nu: nu, nv: nv)
         var worst = 0.0
         for j in 0..<nv {
             for i in 0..<nu {
