@@ -77,11 +77,18 @@ public struct AdaptiveTessellator: Sendable {
         let control = FaceSurfaces.homogeneous(vertices: mesh.vertices, weights: weights)
         let scale = geometry.pointScale
         let patches = AdaptiveTessellator.patches(surfaces: surfaces, control: control)
-        let isolations = try AdaptiveTessellator.isolations(surfaces: surfaces, control: control, scale: scale, tolerance: tau)
+        var isolations = try AdaptiveTessellator.isolations(surfaces: surfaces, control: control, scale: scale, tolerance: tau)
         var isolationOfVertex: [Int: Int32] = [:]
         for (i, isolation) in isolations.enumerated() { isolationOfVertex[isolation.vertex] = Int32(i) }
-        let (cells, _, _) = try AdaptiveCell.cells(surfaces: surfaces, patches: patches, isolations: isolations)
+        var (cells, _, cellStart) = try AdaptiveCell.cells(surfaces: surfaces, patches: patches, isolations: isolations)
         var rates = try CellRates.estimate(cells: cells, scale: scale, policy: diagonal, tolerance: tau)
+        if try AdaptiveTessellator.fitRegionsToNeighbours(
+            &isolations, cells: cells, cellStart: cellStart, rates: rates, surfaces: surfaces, control: control, scale: scale,
+            tolerance: tau)
+        {
+            (cells, _, cellStart) = try AdaptiveCell.cells(surfaces: surfaces, patches: patches, isolations: isolations)
+            rates = try CellRates.estimate(cells: cells, scale: scale, policy: diagonal, tolerance: tau)
+        }
         var round = 1
         var measured: MeasuredCells?
         // Whether this round is drawn from new rates (the first, or after rates grew).

@@ -284,9 +284,25 @@ extension FaceSurfaces {
     /// The least a corner region can cost below its pieces: one ring, one far segment, a fan.
     static let leastRingCost = 6
 
-    /// What n segments asked of each far side cost the two pieces beyond them: about 2(n − 1)
-    /// triangles each.
-    static func farCost(_ n: Int) -> Int { 4 * (n - 1) }
+    /// What n segments asked of each far side cost, where the pieces beyond need `needs`
+    /// segments along them (per face around the vertex, its two far sides, as their rates were
+    /// estimated; none known: one each). The layout gives a far side s, the
+    /// least multiple of n that is at least the need m: the pieces beyond draw about two
+    /// triangles more for each of the s − m segments they did not need, and the region one more
+    /// for each sample beyond both its own n and the m the pieces put there anyway. Averaged
+    /// over the faces, rounded. Where the pieces need one segment this is 2(n − 1) a side; where
+    /// they need 3, asking 2 costs 3 a side (a side of 4), asking 3 nothing.
+    static func farCost(_ n: Int, needs: [SIMD2<Int>]) -> Int {
+        guard !needs.isEmpty else { return 4 * (n - 1) }
+        var total = 0
+        for need in needs {
+            for m in [need.x, need.y] {
+                let s = max(n, (m + n - 1) / n * n)
+                total += 2 * (s - m) + (s - max(n, m))
+            }
+        }
+        return (total + needs.count / 2) / needs.count
+    }
 
     /// Rings for the corner regions of level `top` around one vertex, the fewest triangles
     /// (below `budget`) among those proven within `tolerance`, or nil. The squares are states
@@ -297,10 +313,11 @@ extension FaceSurfaces {
     /// A ring that misses the tolerance is not widened further at those rates.
     /// `chain(i, ℓ, n)` gives the surface points of face i's corner square of level ℓ with rate
     /// n (``RingTriangulation/position(_:rate:)``), `continuations[i]` the surface below face i's
-    /// region; `fanDepth` is the deepest level considered (plain fans are proven there).
+    /// region; `fanDepth` is the deepest level considered (plain fans are proven there);
+    /// `farNeeds` what the pieces beyond each face's far sides need (``farCost(_:needs:)``).
     static func ringSchedule(
         top: Int, fanDepth: Int, corners: [Int], chain: (Int, Int, Int) -> [Point3D]?, continuations: [CornerContinuation],
-        limit: Point3D, scale: SIMD3<Double>, tolerance: Double, budget: Int
+        limit: Point3D, scale: SIMD3<Double>, tolerance: Double, budget: Int, farNeeds: [SIMD2<Int>] = []
     ) -> RingSchedule? {
         func size(_ level: Int) -> Double { Double(sign: .plus, exponent: -(level - top), significand: 1) }
         struct Square: Hashable {
@@ -329,7 +346,7 @@ extension FaceSurfaces {
         guard top < fanDepth else { return nil }
         var reached: [Square: (cost: Int, from: Square?, bounds: [Double])] = [:]
         let none = [Double](repeating: 0, count: corners.count)
-        for n in 1...largestFarRate { reached[Square(level: top, rate: n)] = (farCost(n), nil, none) }
+        for n in 1...largestFarRate { reached[Square(level: top, rate: n)] = (farCost(n, needs: farNeeds), nil, none) }
         var best: (cost: Int, square: Square, fan: [Double])?
         for level in top...fanDepth {
             for rate in 1...largestFarRate {

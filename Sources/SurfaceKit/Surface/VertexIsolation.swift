@@ -96,8 +96,13 @@ extension FaceSurfaces {
     /// Isolates vertex `a` until every corner square's bound is within `tolerance` points, for
     /// homogeneous control values `control` (``homogeneous(vertices:weights:)``). Throws
     /// `.limitExceeded` when ``maximumIsolationDepth`` levels do not reach it.
+    ///
+    /// `farNeeds`: for corner regions of level `top`, the segments the pieces beyond each face's
+    /// two far sides need (by face), so that the region's far-side rate is counted at what it
+    /// adds to them (``farCost(_:needs:)``); without it, as if they needed one each.
     public func isolate(
-        vertex a: Int, control: [SIMD8<Double>], pointScale: SIMD3<Double>, tolerance: Double
+        vertex a: Int, control: [SIMD8<Double>], pointScale: SIMD3<Double>, tolerance: Double,
+        farNeeds: (top: Int, needs: [Int: SIMD2<Int>])? = nil
     ) throws -> VertexIsolation {
         let level = topology.level
         guard a >= 0, a < vertexCount, control.count == vertexCount else {
@@ -275,9 +280,13 @@ extension FaceSurfaces {
             var cheapest = FaceSurfaces.pieceCost(levels: chosen)
             for top in 1..<chosen where FaceSurfaces.pieceCost(levels: top) + FaceSurfaces.leastRingCost < cheapest {
                 let continuations = tracked.indices.map { continuation(face: $0, depth: top) }
+                // What the pieces beyond each face's far sides need, where the caller measured it
+                // for regions of this level.
+                let needs = top == farNeeds?.top ? tracked.compactMap { farNeeds?.needs[$0.face] } : []
                 if let found = FaceSurfaces.ringSchedule(
                     top: top, fanDepth: chosen, corners: tracked.map(\.corner), chain: chain, continuations: continuations,
-                    limit: limit, scale: pointScale, tolerance: tolerance, budget: cheapest - FaceSurfaces.pieceCost(levels: top) + 2)
+                    limit: limit, scale: pointScale, tolerance: tolerance, budget: cheapest - FaceSurfaces.pieceCost(levels: top) + 2,
+                    farNeeds: needs.count == tracked.count ? needs : [])
                 {
                     region = found
                     cheapest = FaceSurfaces.ringCost(found)
