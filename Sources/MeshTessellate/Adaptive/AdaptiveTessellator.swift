@@ -172,6 +172,11 @@ public struct AdaptiveTessellator: Sendable {
                 equivalentUniformSteps: AdaptiveTessellator.steps(reaching: layout.largestRate),
                 isolatedVertices: isolations.count, deepestIsolation: isolations.map(\.depth).max() ?? 0,
                 largestCornerBound: cells.indices.reduce(0.0) { max($0, cells[$1].bound) })
+            // The last rounds' samples, measures and searches are not needed for the output:
+            // let them go before it is built, so they are not held with it.
+            earlier = nil
+            measured = nil
+            settled = nil
             let pointsMesh = TriangleMesh(
                 space: .points, positions: built.unitPositions.map { $0 * scale }, from: built.from,
                 normals: built.normals, triangles: built.triangles, sourceFaces: built.sourceFaces)

@@ -11,7 +11,7 @@ import SurfaceKit
 /// bit, a sample copied from the earlier build has the bits the new build would evaluate.
 /// Automatic steps keep each round's samples for the next, where most nodes, segments and cells
 /// are as they were.
-struct EarlierSamples {
+struct EarlierSamples: Sendable {
     let layout: AdaptiveLayout
     let from: [LayerPoint]
     let to: [Point3D]

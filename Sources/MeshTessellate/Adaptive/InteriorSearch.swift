@@ -216,6 +216,20 @@ extension InteriorSearch {
     /// would not pay for its copy of `points`.
     static let leastCellsPerPart = 8
 
+    /// Bytes the parts' copies of `points` may take together: each part copies all of them
+    /// (some 13-16 MB on an 800,000-triangle mesh), so on many cores the copies alone would
+    /// outgrow the mesh. 64 MiB allows several parts on any mesh this size, and the search on
+    /// fewer parts only takes longer.
+    static let scratchBudget = 64 << 20
+
+    /// How many parts search `count` cells over `points` points: at most the cores, each of at
+    /// least ``leastCellsPerPart`` cells, their copies of `points` within ``scratchBudget``;
+    /// never fewer than 1.
+    static func partCount(cells count: Int, points: Int) -> Int {
+        let perCopy = Swift.max(1, points * MemoryLayout<Point3D>.stride)
+        return Swift.max(1, Swift.min(ProcessInfoCores.count, count / leastCellsPerPart, scratchBudget / perCopy))
+    }
+
     /// `body(c, scratch, out)` for every c of `cells`, on all cores, the results in the order of
     /// `cells`. Part p takes every parts-th cell from the p-th, so the cells that search long
     /// (which lie together, where the surface bends most) are spread over the parts; each part
@@ -226,7 +240,9 @@ extension InteriorSearch {
     /// parts start, and writes only its scratch, which every candidate overwrites past `points`
     /// before reading (``cheapestPassing(cell:least:below:excluding:limit:target:scratch:out:)``).
     func eachCell<Result>(_ cells: [Int], _ body: (Int, inout [Point3D], inout [SIMD3<Int32>]) -> Result) -> [Result] {
-        let parts = Swift.max(1, Swift.min(ProcessInfoCores.count, cells.count / InteriorSearch.leastCellsPerPart))
+        // The part count decides only which thread searches which cell; the results are taken
+        // in the order of `cells` whatever it is, so capping it for memory changes no output.
+        let parts = InteriorSearch.partCount(cells: cells.count, points: points.count)
         let found = parallelParts(parts) { p -> [Result] in
             var scratch = points
             var out: [SIMD3<Int32>] = []
@@ -259,8 +275,7 @@ extension CellRates {
         let asSearched = self
         let target = tolerance / AdaptiveTessellator.unmeasuredMargin
         let results = search.eachCell(failing) { c, scratch, out -> (found: InteriorSearch.Found?, raised: SIMD2<Int>?) in
-            let sides = SIMD2(max(layout.sideRate(c, 0), layout.sideRate(c, 2)), max(layout.sideRate(c, 1), layout.sideRate(c, 3)))
-            let limit = min(AdaptiveTessellator.maximumRate, CellRates.interiorReach * max(sides.x, sides.y, 2))
+            let limit = CellRates.interiorLimit(c, layout: layout)
             // The first search of a cell may take any interior but the one it drew; once the
             // cell has an interior of its own, only one of more triangles.
             let least = asSearched.interiorGrid(c) != nil ? layout.triangleBase[c + 1] - layout.triangleBase[c] : 0
@@ -289,6 +304,13 @@ extension CellRates {
             }
         }
         return (unchanged, raised)
+    }
+
+    /// The densest interior rate a search of cell c tries: ``interiorReach`` times its sides'
+    /// larger rate (at least 2), at most ``AdaptiveTessellator/maximumRate``.
+    static func interiorLimit(_ c: Int, layout: AdaptiveLayout) -> Int {
+        let sides = SIMD2(max(layout.sideRate(c, 0), layout.sideRate(c, 2)), max(layout.sideRate(c, 1), layout.sideRate(c, 3)))
+        return min(AdaptiveTessellator.maximumRate, CellRates.interiorReach * max(sides.x, sides.y, 2))
     }
 
     /// Cell c's interior grid and how it meets the sides, as `layout` draws it; `nil` for a cell
@@ -320,8 +342,7 @@ extension CellRates {
             guard let drawn = CellRates.drawnInterior(c, layout: layout), !(settled?.settles(c, current: current) ?? false) else {
                 return nil
             }
-            let sides = SIMD2(max(layout.sideRate(c, 0), layout.sideRate(c, 2)), max(layout.sideRate(c, 1), layout.sideRate(c, 3)))
-            let limit = min(AdaptiveTessellator.maximumRate, CellRates.interiorReach * max(sides.x, sides.y, 2))
+            let limit = CellRates.interiorLimit(c, layout: layout)
             let count = layout.triangleBase[c + 1] - layout.triangleBase[c]
             return search.cheapestPassing(
                 cell: c, least: 0, below: count, excluding: drawn, limit: limit, target: target, scratch: &scratch, out: &out)

@@ -28,7 +28,7 @@ struct MeasuredCells {
 }
 
 /// A layout with the points-space positions built from it: what decides how each cell is drawn.
-struct CellDrawing {
+struct CellDrawing: Sendable {
     let cells: [AdaptiveCell]
     let layout: AdaptiveLayout
     let points: [Point3D]
@@ -85,7 +85,7 @@ struct CellDrawing {
 /// The passing cells for which no cheaper drawing passed (``CellRates/cheapenInteriors(_:search:tolerance:settled:)``),
 /// with the drawing they were searched on: a cell drawn alike later (``CellDrawing/alike(_:_:_:)``)
 /// would find none again, so it is not searched.
-struct SettledCells {
+struct SettledCells: Sendable {
     let drawing: CellDrawing
     /// Per cell: searched on `drawing` and left as it was.
     let settled: [Bool]
