@@ -11,7 +11,8 @@ extension AdaptiveTessellator {
     /// them 4). Isolation comes before the pieces are measured, so its search counts a far-side
     /// rate as if they needed one segment; here it runs again at such a vertex with the needs
     /// measured (``FaceSurfaces/isolate(vertex:control:pointScale:tolerance:farNeeds:)``), and
-    /// takes whatever that proves cheapest. Every region it can choose is proven as before.
+    /// takes whatever that proves cheapest. The needs change only what each rate costs, so every
+    /// region it can choose is one the search proves within the tolerance.
     static func fitRegionsToNeighbours(
         _ isolations: inout [VertexIsolation], cells: [AdaptiveCell], cellStart: [Int], rates: CellRates, surfaces: FaceSurfaces,
         control: [SIMD8<Double>], scale: SIMD3<Double>, tolerance: Double
@@ -32,8 +33,10 @@ extension AdaptiveTessellator {
                 for m in [need.x, need.y] where m > 1 && m % region.farRate != 0 { rounded = true }
             }
             guard rounded, needs.count == regions.count else { continue }
-            isolations[i] = try surfaces.isolate(
+            let refit = try surfaces.isolate(
                 vertex: isolations[i].vertex, control: control, pointScale: scale, tolerance: tolerance, farNeeds: (top, needs))
+            guard refit != isolations[i] else { continue }
+            isolations[i] = refit
             changed = true
         }
         return changed

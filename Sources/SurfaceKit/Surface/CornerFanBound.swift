@@ -18,10 +18,10 @@
 /// - The fan's far points may be any surface points of the far sides (the cells next to it choose
 ///   them). Against the fan of the square's corners only, such a fan moves by at most the far side's
 ///   own distance from its chord, which its boundary curve's control points bound the same way.
-public struct CornerContinuation: Sendable {
+public struct CornerContinuation: Equatable, Sendable {
     /// A B-spline piece of the corner square: the square at `origin` of side `size` in the corner
     /// square's own (s, t).
-    public struct Region: Sendable {
+    public struct Region: Equatable, Sendable {
         public var origin: SIMD2<Double>
         public var size: Double
         public var patch: RationalPatch
@@ -35,6 +35,12 @@ public struct CornerContinuation: Sendable {
     /// The two patches sharing the far sides, with their sides there (the far side from corner
     /// k + 1 to k + 2, then from k + 2 to k + 3, k the vertex's corner).
     public var farSides: [(patch: RationalPatch, side: Int)?]
+
+    /// Equal pieces, tail and far sides (a tuple's fields compared one by one).
+    public static func == (a: CornerContinuation, b: CornerContinuation) -> Bool {
+        a.regions == b.regions && a.tail == b.tail && a.tailSize == b.tailSize && a.farSides.count == b.farSides.count
+            && zip(a.farSides, b.farSides).allSatisfy { x, y in x?.patch == y?.patch && x?.side == y?.side }
+    }
 
     /// Pieces whose bound misses the target are split this many times at most.
     static let splitDepth = 2

@@ -18,7 +18,7 @@
 /// first level where every corner square's bound is within the tolerance; the bound shrinks by the
 /// sub-dominant eigenvalue of the subdivision matrix at the vertex per level (about 0.4 at valence
 /// 3, 0.64 at valence 12, ½ on a boundary).
-public struct VertexIsolation: Sendable {
+public struct VertexIsolation: Equatable, Sendable {
     /// The isolated control vertex.
     public var vertex: Int
     /// The level of its corner squares: side 2⁻ᵈᵉᵖᵗʰ of their face.
@@ -35,7 +35,7 @@ public struct VertexIsolation: Sendable {
 }
 
 /// A square piece of a control face: side 2⁻ˡᵉᵛᵉˡ at `origin` in the face's (u, v).
-public struct IsolatedCell: Sendable {
+public struct IsolatedCell: Equatable, Sendable {
     public var face: Int
     public var level: Int
     public var origin: SIMD2<Double>
@@ -67,7 +67,7 @@ public struct IsolatedCell: Sendable {
 }
 
 /// A surface sample of a corner region's ring: the point with its `from` and unit normal.
-public struct RingSample: Sendable {
+public struct RingSample: Equatable, Sendable {
     public var from: LayerPoint
     public var to: Point3D
     /// Unit normal in points space.
@@ -95,14 +95,21 @@ extension FaceSurfaces {
 
     /// Isolates vertex `a` until every corner square's bound is within `tolerance` points, for
     /// homogeneous control values `control` (``homogeneous(vertices:weights:)``). Throws
-    /// `.limitExceeded` when ``maximumIsolationDepth`` levels do not reach it.
-    ///
+    /// `.limitExceeded` when ``maximumIsolationDepth`` levels do not reach it. A corner region's
+    /// far-side rate is counted as if the pieces beyond needed one segment each.
+    public func isolate(
+        vertex a: Int, control: [SIMD8<Double>], pointScale: SIMD3<Double>, tolerance: Double
+    ) throws -> VertexIsolation {
+        try isolate(vertex: a, control: control, pointScale: pointScale, tolerance: tolerance, farNeeds: nil)
+    }
+
+    /// Isolates vertex `a` as ``isolate(vertex:control:pointScale:tolerance:)`` does, with
     /// `farNeeds`: for corner regions of level `top`, the segments the pieces beyond each face's
     /// two far sides need (by face), so that the region's far-side rate is counted at what it
-    /// adds to them (``farCost(_:needs:)``); without it, as if they needed one each.
-    public func isolate(
+    /// adds to them (``farCost(_:needs:)``); nil counts them as needing one each.
+    package func isolate(
         vertex a: Int, control: [SIMD8<Double>], pointScale: SIMD3<Double>, tolerance: Double,
-        farNeeds: (top: Int, needs: [Int: SIMD2<Int>])? = nil
+        farNeeds: (top: Int, needs: [Int: SIMD2<Int>])?
     ) throws -> VertexIsolation {
         let level = topology.level
         guard a >= 0, a < vertexCount, control.count == vertexCount else {
