@@ -75,13 +75,7 @@ extension PainterSorter {
     static func screenDepths(of positions: [Point3D], geometry: LayerGeometry, into z: UnsafeMutableBufferPointer<Double>)
         -> (lo: Double, hi: Double)
     {
-        let eps = LayerGeometry.clipW
-        let anchor = geometry.anchorInPoints
-        // The z and w lanes of `geometry.clipCoordinates` (`[p − a, 1] · M`), the same operations
-        // in the same order, so the same bits.
-        let m = geometry.transform
-        let r1 = SIMD2(m.row1.z, m.row1.w), r2 = SIMD2(m.row2.z, m.row2.w)
-        let r3 = SIMD2(m.row3.z, m.row3.w), r4 = SIMD2(m.row4.z, m.row4.w)
+        let projection = DepthProjection(geometry: geometry)
         let count = positions.count
         // A part per thread: the parts' smallest and largest depths are joined by min and max,
         // which give the same result in any grouping, so the count of parts needs no fixing.
@@ -94,21 +88,27 @@ extension PainterSorter {
                 let range = SharedMutableBuffer(base: rBase)
                 parallelChunks(parts, minimumChunk: 1) { chunk in
                     for part in chunk {
-                        var lo = Double.infinity, hi = -Double.infinity
+                        var lo = SIMD2<Double>(repeating: .infinity), hi = SIMD2<Double>(repeating: -.infinity)
                         // Ahead within the positions only, so no pointer goes past them.
                         let prefetchEnd = count - CentroidDepthSort.positionPrefetch
-                        for i in PartRanges.range(part, of: parts, count: count) {
-                            // A line of two positions at a time.
-                            if i & 1 == 0, i < prefetchEnd { shims_prefetch(points.value + i + CentroidDepthSort.positionPrefetch) }
-                            let p = points.value[i] - anchor
-                            let h = p.x * r1 + p.y * r2 + p.z * r3 + r4
-                            let depth = h.y > eps ? h.x / h.y + anchor.z : .nan
-                            out.base[i] = depth
-                            // NaN compares false, so it never enters the range.
-                            lo = depth < lo ? depth : lo
-                            hi = depth > hi ? depth : hi
+                        let vertices = PartRanges.range(part, of: parts, count: count)
+                        var i = vertices.lowerBound
+                        // Two at a time (`DepthProjection.depths`), a lone last one by itself.
+                        while i < vertices.upperBound {
+                            // Two positions, 48 bytes: about a line a pair.
+                            if i < prefetchEnd { shims_prefetch(points.value + i + CentroidDepthSort.positionPrefetch) }
+                            let pair = i + 1 < vertices.upperBound
+                            let p = points.value[i]
+                            let depth = projection.depths(p, pair ? points.value[i + 1] : p)
+                            out.base[i] = depth[0]
+                            if pair { out.base[i + 1] = depth[1] }
+                            // NaN compares false, so it never enters the range (and a lone last
+                            // one's second lane is its own depth again).
+                            lo = lo.replacing(with: depth, where: depth .< lo)
+                            hi = hi.replacing(with: depth, where: depth .> hi)
+                            i += 2
                         }
-                        range.base[part] = SIMD2(lo, hi)
+                        range.base[part] = SIMD2(Swift.min(lo[0], lo[1]), Swift.max(hi[0], hi[1]))
                     }
                 }
             }
