@@ -391,7 +391,8 @@ extension CornerContinuation {
     /// linear between the fine samples, where it equals C − P_n. Linear interpolation over a
     /// segment of length h errs by at most (h²/8)·max|C″|, and C″ of a uniform cubic B-spline span
     /// is the linear blend of its control points' second differences; so the allowance is
-    /// max|C″|/(8n²). Infinite for a rational side.
+    /// max|C″|/(8n²), or the segments' distances from their chords measured with a proven margin
+    /// where that is smaller (``segmentChordAllowance(rate:curve:)``). Infinite for a rational side.
     static func farSideAllowance(rate n: Int, from far: (patch: RationalPatch, side: Int), scale: SIMD3<Double>) -> Double {
         let b0 = SIMD4<Double>(1, 4, 1, 0) / 6, b1 = SIMD4<Double>(0, 1, 4, 1) / 6
         let c = far.patch.control
@@ -414,6 +415,6 @@ extension CornerContinuation {
         func norm(_ v: Point3D) -> Double { (v * v).sum().squareRoot() }
         let second = max(norm(p[0] - 2 * p[1] + p[2]), norm(p[1] - 2 * p[2] + p[3]))
         let nn = Double(n)
-        return second / (8 * nn * nn)
+        return min(second / (8 * nn * nn), segmentChordAllowance(rate: n, curve: p))
     }
 }
