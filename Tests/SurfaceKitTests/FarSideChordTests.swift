@@ -86,6 +86,7 @@ import Testing
                     let t = Double(i) / 900
                     worst = max(worst, Self.norm(polyline(k * n, t) - polyline(n, t)))
                 }
+                #expect(allowance.isFinite, "n \(n): no allowance")
                 #expect(worst <= allowance * (1 + 1e-12), "n \(n), k \(k): \(worst) > \(allowance)")
             }
         }

@@ -15,8 +15,9 @@
 /// points' second differences. The larger of the segments' bounds is the allowance.
 extension CornerContinuation {
     /// Samples measured along each coarse segment: with the margin shrinking with the square of
-    /// the spacing, 32 leave it at 1/8192 of what the second-difference allowance
-    /// (``farSideAllowance(rate:from:scale:)``) charges a segment, at 33 curve evaluations each.
+    /// the spacing, 32 leave it at 1/1024 of what the second-difference allowance
+    /// (``farSideAllowance(rate:from:scale:)``) charges a segment (1/8192 of the segment's
+    /// max|C″|/n²), at 33 curve evaluations each.
     static let samplesPerSegment = 32
 
     /// The allowance for a far side asked for n segments: the largest distance, over its n
