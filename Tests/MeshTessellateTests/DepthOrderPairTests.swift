@@ -94,4 +94,56 @@ import Testing
         let mesh = DepthOrderTests.soup([])
         #expect(try PainterSorter.depthOrder(mesh: mesh, geometry: DepthOrderTests.flat) == [])
     }
+
+    /// Each lane of a pair against the scalar formulas, bit for bit: a projected depth is the z
+    /// of `LayerGeometry.screenFromPoints` (NaN where it refuses the point: at or behind the eye,
+    /// or not a number), a key is `(z_a + z_b + z_c) / 3`; a pair naming a vertex out of range,
+    /// negative ones included, is refused. Random points and depths on a tilted perspective
+    /// layer, each lane also paired with itself and with a point behind the eye.
+    @Test func eachLaneIsTheScalarFormula() {
+        var geometry = Self.perspective
+        geometry.transform = Transform3D.rotation(angle: -0.7, axis: SIMD3(1, 0.3, 0)).concatenating(geometry.transform)
+        let projection = DepthProjection(geometry: geometry)
+        func scalar(_ p: Point3D) -> Double { geometry.screenFromPoints(p)?.z ?? .nan }
+        func same(_ a: Double, _ b: Double) -> Bool { a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN) }
+        var random = TessSupport.Random(seed: 97)
+        let far = [Point3D(0, 0, 400), Point3D(0, 0, -400), Point3D(0, 400, 0), Point3D(0, -400, 0)]
+        let behind = far.first { scalar($0).isNaN } ?? far[0]
+        #expect(scalar(behind).isNaN)
+        var points = (0..<2_000).map { _ in
+            Point3D(random.uniform(-300...300), random.uniform(-300...300), random.uniform(-40...40))
+        }
+        points += [behind, Point3D(.nan, 0, 0), Point3D(0, 0, -.infinity), .zero]
+        var misses = 0
+        for (i, p) in points.enumerated() {
+            for q in [points[(i * 7 + 3) % points.count], p, behind] {
+                let d = projection.depths(p, q)
+                misses += same(d[0], scalar(p)) && same(d[1], scalar(q)) ? 0 : 1
+            }
+        }
+        #expect(misses == 0, "\(misses) pairs differ from the scalar projection")
+
+        let z = (0..<301).map { i in i % 5 == 0 ? Double(i) / 7 : random.uniform(-1e3...1e3) }
+        let count = UInt32(z.count)
+        var keyMisses = 0
+        z.withUnsafeBufferPointer { zb in
+            guard let base = zb.baseAddress else { return }
+            for i in 0..<500 {
+                let t = SIMD3<Int32>(Int32(i % 301), Int32((i * 13) % 301), Int32((i * 29 + 5) % 301))
+                let u = SIMD3<Int32>(Int32((i * 3) % 301), Int32((i * 17 + 1) % 301), Int32((i * 31 + 2) % 301))
+                func key(_ v: SIMD3<Int32>) -> Double { (z[Int(v.x)] + z[Int(v.y)] + z[Int(v.z)]) / 3 }
+                guard let k = CentroidDepthSort.keyPair(t, u, z: base, vertexCount: count) else {
+                    keyMisses += 1
+                    continue
+                }
+                keyMisses += k[0].bitPattern == key(t).bitPattern && k[1].bitPattern == key(u).bitPattern ? 0 : 1
+            }
+            let good = SIMD3<Int32>(0, 1, 2)
+            for bad in [SIMD3<Int32>(0, 301, 2), SIMD3<Int32>(-1, 1, 2), SIMD3<Int32>(0, 1, .max)] {
+                keyMisses += CentroidDepthSort.keyPair(good, bad, z: base, vertexCount: count) == nil ? 0 : 1
+                keyMisses += CentroidDepthSort.keyPair(bad, good, z: base, vertexCount: count) == nil ? 0 : 1
+            }
+        }
+        #expect(keyMisses == 0, "\(keyMisses) key pairs differ from the scalar centroid or were not refused")
+    }
 }
